@@ -1,0 +1,3 @@
+//! Tokin: a USI shogi engine.
+
+pub mod core;
