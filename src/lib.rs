@@ -1,3 +1,4 @@
 //! Tokin: a USI shogi engine.
 
 pub mod core;
+pub mod search;

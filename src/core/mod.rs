@@ -2,6 +2,7 @@
 //! No search, no I/O, no threads live here.
 
 pub mod bitboard;
+pub mod sfen;
 pub mod types;
 pub mod variant;
 
