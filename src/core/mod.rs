@@ -1,6 +1,7 @@
 //! The rules of the game: types, bitboards, attack tables, positions, move generation, SFEN.
 //! No search, no I/O, no threads live here.
 
+pub mod attacks;
 pub mod bitboard;
 pub mod sfen;
 pub mod types;

@@ -75,7 +75,10 @@ pub struct SearchInfo {
 /// The search's final answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BestMove {
-    Move { best: Move, ponder: Option<Move> },
+    Move {
+        best: Move,
+        ponder: Option<Move>,
+    },
     /// No legal move, or the position is lost beyond `ResignValue`.
     Resign,
     /// The side to move declares an entering-king win (valid under the configured rule).
@@ -88,6 +91,11 @@ pub enum BestMove {
 pub enum SearchEvent {
     Info(SearchInfo),
     /// A periodic progress line without a score (`nodes`, `nps`, `time`, `hashfull`).
-    Progress { nodes: u64, nps: u64, time_ms: u64, hashfull: u32 },
+    Progress {
+        nodes: u64,
+        nps: u64,
+        time_ms: u64,
+        hashfull: u32,
+    },
     BestMove(BestMove),
 }
