@@ -652,7 +652,7 @@ fn is_legal_agrees_with_generator() {
                 failures.push(format!("{sfen}: is_legal_pseudo({m}) disagrees"));
             }
         };
-        if count % 8 == 0 {
+        if count.is_multiple_of(8) {
             // Every well-formed word.
             for word in 0..=u16::MAX {
                 check(word, &mut failures);
