@@ -549,10 +549,10 @@ fn snapshot(pos: &Position) -> (String, u64, u64, u64, bool, usize) {
     )
 }
 
-#[test]
-fn do_undo_restores_and_keys_match_from_scratch() {
-    let mut failures = Vec::new();
-    playouts(2, 60, |pos| {
+/// Plays every legal move of `pos` and takes it back, checking the result against the reference,
+/// the keys against a from-scratch position, and that undo restores everything.
+fn check_do_undo(pos: &mut Position, failures: &mut Vec<String>) {
+    {
         let setup = setup_of(pos);
         let before = snapshot(pos);
         for m in core_legal(pos).iter().copied() {
@@ -595,7 +595,13 @@ fn do_undo_restores_and_keys_match_from_scratch() {
                 ));
             }
         }
-    });
+    }
+}
+
+#[test]
+fn do_undo_restores_and_keys_match_from_scratch() {
+    let mut failures = Vec::new();
+    playouts(2, 60, |pos| check_do_undo(pos, &mut failures));
     assert!(
         failures.is_empty(),
         "{}",
@@ -669,6 +675,149 @@ fn is_legal_agrees_with_generator() {
     assert!(
         failures.is_empty(),
         "{}",
+        failures[..failures.len().min(5)].join("\n")
+    );
+}
+
+// ------------------------------------------------------------------------------------------------
+// Random setups: denser in checks, pins, drops and pawn-drop mates than playouts from the opening
+// ------------------------------------------------------------------------------------------------
+
+/// How many of `kind` a full set of `variant` has (Heian 8x8: eight pawns and one gold a side).
+fn set_count(variant: Variant, kind: HandKind) -> usize {
+    match (variant, kind) {
+        (Variant::Heian | Variant::Heian8, HandKind::Rook | HandKind::Bishop) => 0,
+        (Variant::Heian8, HandKind::Pawn) => 16,
+        (Variant::Heian8, HandKind::Gold) => 2,
+        _ => kind.total_count() as usize,
+    }
+}
+
+/// A random physically possible setup with both kings; half of them crowd the pieces around the
+/// king of the side not to move (checks, pins, interpositions), and in shogi the side to move
+/// always holds a pawn (pawn-drop mates). May leave the side not to move in check;
+/// `Position::from_setup` rejects those and the caller skips them.
+fn random_setup(variant: Variant, rng: &mut Rng) -> Setup {
+    let mut s = Setup::empty(variant);
+    let us = if rng.below(2) == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    s.side_to_move = us;
+    let squares: Vec<Square> = Square::all().filter(|&q| variant.contains(q)).collect();
+    let target_king = squares[rng.below(squares.len())];
+    s.board[target_king.index()] = Some(Piece::new(us.flip(), PieceKind::King));
+    if variant.has_drops() {
+        s.hands[us.index()].add(HandKind::Pawn);
+    }
+    let crowd = rng.below(2) == 0;
+    let free_square = |s: &Setup, rng: &mut Rng| -> Option<Square> {
+        for _ in 0..20 {
+            let q = if crowd {
+                let df = rng.below(5) as i32 - 2;
+                let dr = rng.below(5) as i32 - 2;
+                let (f, r) = (
+                    target_king.file() as i32 + df,
+                    target_king.rank() as i32 + dr,
+                );
+                match Square::try_new(f, r) {
+                    Some(q) if variant.contains(q) => q,
+                    _ => continue,
+                }
+            } else {
+                squares[rng.below(squares.len())]
+            };
+            if s.board[q.index()].is_none() {
+                return Some(q);
+            }
+        }
+        None
+    };
+    // The mover's king anywhere free.
+    loop {
+        let q = squares[rng.below(squares.len())];
+        if s.board[q.index()].is_none() {
+            s.board[q.index()] = Some(Piece::new(us, PieceKind::King));
+            break;
+        }
+    }
+    let keep = 1 + rng.below(3); // out of 4: how many pieces enter the game
+    for kind in HandKind::ALL {
+        let reserved = usize::from(variant.has_drops() && kind == HandKind::Pawn);
+        for _ in reserved..set_count(variant, kind) {
+            if rng.below(4) >= keep {
+                continue;
+            }
+            let color = if rng.below(2) == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            if variant.has_drops() && rng.below(3) == 0 {
+                s.hands[color.index()].add(kind);
+                continue;
+            }
+            let base = kind.piece_kind();
+            let kind_on_board = match base.promoted() {
+                Some(p) if rng.below(4) == 0 => p,
+                _ => base,
+            };
+            let piece = Piece::new(color, kind_on_board);
+            let Some(q) = free_square(&s, rng) else {
+                continue;
+            };
+            let dead = variant.dead_squares(color, kind_on_board).contains(q);
+            let own_pawn = Some(Piece::new(color, PieceKind::Pawn));
+            let nifu = kind_on_board == PieceKind::Pawn
+                && squares
+                    .iter()
+                    .any(|o| o.file() == q.file() && s.board[o.index()] == own_pawn);
+            if !dead && !nifu {
+                s.board[q.index()] = Some(piece);
+            } else if variant.has_drops() {
+                s.hands[color.index()].add(kind);
+            }
+        }
+    }
+    s
+}
+
+#[test]
+fn legal_sets_match_on_random_setups() {
+    let mut rng = Rng(0x5e7_0009);
+    let mut failures = Vec::new();
+    let mut tested = 0;
+    while tested < 4000 {
+        let variant = Variant::ALL[rng.below(3)];
+        let mut setup = random_setup(variant, &mut rng);
+        // The generator itself must only produce what the parser accepts.
+        let sfen = setup.to_sfen();
+        assert_eq!(Setup::parse(&sfen, variant).as_ref(), Ok(&setup), "{sfen}");
+        let pos = match Position::from_setup(&setup) {
+            Ok(pos) => pos,
+            // The side not to move is in check: let it move instead (unless both are).
+            Err(_) => {
+                setup.side_to_move = setup.side_to_move.flip();
+                match Position::from_setup(&setup) {
+                    Ok(pos) => pos,
+                    Err(_) => continue,
+                }
+            }
+        };
+        tested += 1;
+        if let Err(e) = compare_legal(&pos) {
+            failures.push(e);
+        }
+        if tested % 4 == 0 {
+            let mut pos = pos;
+            check_do_undo(&mut pos, &mut failures);
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {tested} random setups differ; first ones:\n{}",
+        failures.len(),
         failures[..failures.len().min(5)].join("\n")
     );
 }
