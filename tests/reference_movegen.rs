@@ -125,6 +125,12 @@ mod reference {
         Square::all().filter(move |&sq| variant.contains(sq))
     }
 
+    /// Whether the piece on `from` attacks `to`.
+    pub fn attacks(s: &Setup, from: Square, to: Square) -> bool {
+        s.piece_on(from)
+            .is_some_and(|p| targets(s, from, p).contains(&to))
+    }
+
     pub fn attacked(s: &Setup, sq: Square, by: Color) -> bool {
         board_squares(s.variant).any(|from| match s.piece_on(from) {
             Some(p) if p.color() == by => targets(s, from, p).contains(&sq),
@@ -819,5 +825,126 @@ fn legal_sets_match_on_random_setups() {
         "{} of {tested} random setups differ; first ones:\n{}",
         failures.len(),
         failures[..failures.len().min(5)].join("\n")
+    );
+}
+
+// ------------------------------------------------------------------------------------------------
+// Position queries against the reference
+// ------------------------------------------------------------------------------------------------
+
+/// The squares of `color`'s pieces that are pinned against `color`'s king: removing the piece lets
+/// some enemy piece attack the king that did not before.
+fn reference_pinned(s: &Setup, color: Color) -> BTreeSet<Square> {
+    let mut pinned = BTreeSet::new();
+    let Some(king) = reference::king_square(s, color) else {
+        return pinned;
+    };
+    let attackers = |s: &Setup| -> BTreeSet<Square> {
+        Square::all()
+            .filter(|&q| s.variant.contains(q))
+            .filter(|&q| {
+                s.piece_on(q).is_some_and(|p| p.color() != color) && reference::attacks(s, q, king)
+            })
+            .collect()
+    };
+    let before = attackers(s);
+    for q in Square::all() {
+        if q == king || s.piece_on(q).is_none_or(|p| p.color() != color) {
+            continue;
+        }
+        let mut without = s.clone();
+        without.board[q.index()] = None;
+        if !attackers(&without).is_subset(&before) {
+            pinned.insert(q);
+        }
+    }
+    pinned
+}
+
+fn squares_of(bb: tokin::core::Bitboard) -> BTreeSet<Square> {
+    bb.iter().collect()
+}
+
+fn check_queries(pos: &Position, failures: &mut Vec<String>) {
+    let s = setup_of(pos);
+    let sfen = pos.to_sfen();
+    let us = s.side_to_move;
+    let mut fail = |what: String| failures.push(format!("{sfen}: {what}"));
+    for color in Color::ALL {
+        if pos.king_square(color) != reference::king_square(&s, color) {
+            fail(format!("king_square({color:?})"));
+        }
+        for q in Square::all().filter(|&q| s.variant.contains(q)) {
+            if pos.is_attacked(color, q) != reference::attacked(&s, q, color) {
+                fail(format!("is_attacked({color:?}, {q})"));
+            }
+        }
+        let pinned = squares_of(pos.pinned(color));
+        let expected = reference_pinned(&s, color);
+        if pinned != expected {
+            fail(format!(
+                "pinned({color:?}) = {pinned:?}, expected {expected:?}"
+            ));
+        }
+    }
+    if let Some(king) = reference::king_square(&s, us) {
+        let checkers: BTreeSet<Square> = Square::all()
+            .filter(|&q| {
+                s.piece_on(q).is_some_and(|p| p.color() != us) && reference::attacks(&s, q, king)
+            })
+            .collect();
+        if squares_of(pos.checkers()) != checkers {
+            fail(format!(
+                "checkers {:?}, expected {checkers:?}",
+                pos.checkers()
+            ));
+        }
+    }
+    for m in reference::legal(&s) {
+        let after = reference::play(&s, m);
+        if pos.gives_check(m) != reference::in_check(&after, us.flip()) {
+            fail(format!("gives_check({m})"));
+        }
+        let moved = match (m.from(), m.drop_kind()) {
+            (Some(from), _) => s.piece_on(from),
+            (None, Some(kind)) => Some(Piece::new(us, kind.piece_kind())),
+            (None, None) => None,
+        };
+        if Some(pos.moved_piece(m)) != moved {
+            fail(format!("moved_piece({m})"));
+        }
+        let captured = if m.is_drop() {
+            None
+        } else {
+            s.piece_on(m.to())
+        };
+        if pos.captured_piece(m) != captured || pos.is_capture(m) != captured.is_some() {
+            fail(format!("captured_piece/is_capture({m})"));
+        }
+        if pos.parse_usi_move(&m.to_usi()) != Ok(m) {
+            fail(format!("parse_usi_move({m})"));
+        }
+    }
+}
+
+#[test]
+fn position_queries_match_reference() {
+    let mut failures = Vec::new();
+    let visited = playouts(1, 50, |pos| check_queries(pos, &mut failures));
+    let mut rng = Rng(0x9e7_0001);
+    let mut tested = 0;
+    while tested < 300 {
+        let variant = Variant::ALL[rng.below(3)];
+        if let Ok(pos) = Position::from_setup(&random_setup(variant, &mut rng)) {
+            tested += 1;
+            check_queries(&pos, &mut failures);
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures over {} positions; first ones:\n{}",
+        failures.len(),
+        visited + tested,
+        failures[..failures.len().min(8)].join("\n")
     );
 }
