@@ -699,9 +699,10 @@ fn set_count(variant: Variant, kind: HandKind) -> usize {
     }
 }
 
-/// A random physically possible setup with both kings; half of them crowd the pieces around the
-/// king of the side not to move (checks, pins, interpositions), and in shogi the side to move
-/// always holds a pawn (pawn-drop mates). May leave the side not to move in check;
+/// A random physically possible setup, usually with both kings (mate-problem positions without one
+/// or both come up too); half of them crowd the pieces around the king of the side not to move
+/// (checks, pins, interpositions), and in shogi the side to move always holds a pawn (pawn-drop
+/// mates). May leave the side not to move in check;
 /// `Position::from_setup` rejects those and the caller skips them.
 fn random_setup(variant: Variant, rng: &mut Rng) -> Setup {
     let mut s = Setup::empty(variant);
@@ -712,8 +713,11 @@ fn random_setup(variant: Variant, rng: &mut Rng) -> Setup {
     };
     s.side_to_move = us;
     let squares: Vec<Square> = Square::all().filter(|&q| variant.contains(q)).collect();
+    // Without its king the crowd still gathers around this square.
     let target_king = squares[rng.below(squares.len())];
-    s.board[target_king.index()] = Some(Piece::new(us.flip(), PieceKind::King));
+    if rng.below(10) != 0 {
+        s.board[target_king.index()] = Some(Piece::new(us.flip(), PieceKind::King));
+    }
     if variant.has_drops() {
         s.hands[us.index()].add(HandKind::Pawn);
     }
@@ -741,7 +745,7 @@ fn random_setup(variant: Variant, rng: &mut Rng) -> Setup {
         None
     };
     // The mover's king anywhere free.
-    loop {
+    while rng.below(8) != 0 {
         let q = squares[rng.below(squares.len())];
         if s.board[q.index()].is_none() {
             s.board[q.index()] = Some(Piece::new(us, PieceKind::King));
