@@ -472,6 +472,25 @@ fn sennichite_by_perpetual_check_loses_for_the_checker() {
 }
 
 #[test]
+fn perpetual_check_is_detected_from_the_checkers_side_of_the_cycle_too() {
+    // The same chase, counted at a position where White (the checker) is to move: the fourth
+    // occurrence of the start position still ends the game as White's loss.
+    let mut p = pos("4k4/9/9/9/9/9/9/K8/8r w - 1");
+    let cycle = ["1i1h", "9h9i", "1h1i", "9i9h"];
+    for _ in 0..2 {
+        play(&mut p, &cycle);
+        assert_eq!(p.sennichite(), None);
+    }
+    assert_eq!(
+        p.repetition(),
+        Repetition::Loss,
+        "White to move gave every check"
+    );
+    play(&mut p, &cycle);
+    assert_eq!(p.sennichite(), Some(GameResult::Win(Color::Black)));
+}
+
+#[test]
 fn sennichite_with_checks_on_only_some_moves_is_a_draw() {
     // White's rook checks from 1i (the king on 9i) but not from 1g: only some of White's moves
     // check, so the fourth occurrence is an ordinary draw.
