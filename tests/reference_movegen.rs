@@ -475,63 +475,71 @@ fn perft_matches_reference() {
     }
 }
 
-#[test]
-fn staged_generators_match_reference() {
-    // captures ∪ quiets (not in check) or evasions (in check), filtered by is_legal_pseudo, is the
-    // legal set with nothing twice; checks are exactly the quiet legal moves that give check.
-    let mut failures = Vec::new();
-    playouts(2, 60, |pos| {
-        let setup = setup_of(pos);
-        let legal = words(reference::legal(&setup));
-        let mut staged = MoveList::new();
-        if pos.in_check() {
-            generate_evasions(pos, &mut staged);
-        } else {
-            generate_captures(pos, &mut staged);
-            generate_quiets(pos, &mut staged);
-        }
-        let all: Vec<Move> = staged.iter().copied().collect();
-        let kept: Vec<Move> = all
+/// captures ∪ quiets (not in check) or evasions (in check), filtered by is_legal_pseudo, is the
+/// legal set with nothing twice; checks are exactly the quiet legal moves that give check.
+fn check_staged(pos: &Position, failures: &mut Vec<String>) {
+    let setup = setup_of(pos);
+    let legal = words(reference::legal(&setup));
+    let mut staged = MoveList::new();
+    if pos.in_check() {
+        generate_evasions(pos, &mut staged);
+    } else {
+        generate_captures(pos, &mut staged);
+        generate_quiets(pos, &mut staged);
+    }
+    let all: Vec<Move> = staged.iter().copied().collect();
+    let kept: Vec<Move> = all
+        .iter()
+        .copied()
+        .filter(|&m| pos.is_legal_pseudo(m))
+        .collect();
+    if words(all.iter().copied()).len() != all.len() || words(kept.iter().copied()) != legal {
+        failures.push(format!("staged generation differs at {}", pos.to_sfen()));
+    }
+    if !pos.in_check() {
+        let mut quiets = MoveList::new();
+        generate_quiets(pos, &mut quiets);
+        let mut checks = MoveList::new();
+        generate_checks(pos, &mut checks);
+        let expected: BTreeSet<u16> = quiets
             .iter()
             .copied()
-            .filter(|&m| pos.is_legal_pseudo(m))
+            .filter(|&m| {
+                legal.contains(&m.to_u16())
+                    && reference::in_check(&reference::play(&setup, m), setup.side_to_move.flip())
+            })
+            .map(Move::to_u16)
             .collect();
-        if words(all.iter().copied()).len() != all.len() || words(kept.iter().copied()) != legal {
-            failures.push(format!("staged generation differs at {}", pos.to_sfen()));
+        let got: BTreeSet<u16> = checks
+            .iter()
+            .copied()
+            .filter(|&m| legal.contains(&m.to_u16()))
+            .map(Move::to_u16)
+            .collect();
+        if got != expected {
+            failures.push(format!(
+                "generate_checks at {}: extra {} missing {}",
+                pos.to_sfen(),
+                describe(&got.difference(&expected).copied().collect()),
+                describe(&expected.difference(&got).copied().collect())
+            ));
         }
-        if !pos.in_check() {
-            let mut quiets = MoveList::new();
-            generate_quiets(pos, &mut quiets);
-            let mut checks = MoveList::new();
-            generate_checks(pos, &mut checks);
-            let expected: BTreeSet<u16> = quiets
-                .iter()
-                .copied()
-                .filter(|&m| {
-                    legal.contains(&m.to_u16())
-                        && reference::in_check(
-                            &reference::play(&setup, m),
-                            setup.side_to_move.flip(),
-                        )
-                })
-                .map(Move::to_u16)
-                .collect();
-            let got: BTreeSet<u16> = checks
-                .iter()
-                .copied()
-                .filter(|&m| legal.contains(&m.to_u16()))
-                .map(Move::to_u16)
-                .collect();
-            if got != expected {
-                failures.push(format!(
-                    "generate_checks at {}: extra {} missing {}",
-                    pos.to_sfen(),
-                    describe(&got.difference(&expected).copied().collect()),
-                    describe(&expected.difference(&got).copied().collect())
-                ));
-            }
+    }
+}
+
+#[test]
+fn staged_generators_match_reference() {
+    let mut failures = Vec::new();
+    playouts(2, 60, |pos| check_staged(pos, &mut failures));
+    let mut rng = Rng(0x57a9_0001);
+    let mut tested = 0;
+    while tested < 500 {
+        let variant = Variant::ALL[rng.below(3)];
+        if let Ok(pos) = Position::from_setup(&random_setup(variant, &mut rng)) {
+            tested += 1;
+            check_staged(&pos, &mut failures);
         }
-    });
+    }
     assert!(
         failures.is_empty(),
         "{}",
@@ -638,6 +646,50 @@ fn sfen_round_trips_through_position() {
     );
 }
 
+/// `is_legal`, `is_pseudo_legal` and `is_legal_pseudo` never panic and agree with the generator, on
+/// every legal move, on random move words (half of them well-formed board moves or drops), or on
+/// every word when `exhaustive`.
+fn check_is_legal(pos: &Position, rng: &mut Rng, exhaustive: bool, failures: &mut Vec<String>) {
+    let legal = words(core_legal(pos).iter().copied());
+    let sfen = pos.to_sfen();
+    let mut check = |word: u16| {
+        let Some(m) = Move::from_u16(word) else {
+            return;
+        };
+        let pseudo = pos.is_pseudo_legal(m);
+        let is_legal = pos.is_legal(m);
+        if is_legal != legal.contains(&word) {
+            failures.push(format!("{sfen}: is_legal({m}) = {is_legal}"));
+        }
+        if is_legal && !pseudo {
+            failures.push(format!("{sfen}: {m} legal but not pseudo-legal"));
+        }
+        if pseudo && pos.is_legal_pseudo(m) != is_legal {
+            failures.push(format!("{sfen}: is_legal_pseudo({m}) disagrees"));
+        }
+    };
+    if exhaustive {
+        for word in 0..=u16::MAX {
+            check(word);
+        }
+        return;
+    }
+    for &w in &legal {
+        check(w);
+    }
+    for _ in 0..200 {
+        check(rng.next() as u16);
+        let to = rng.below(81) as u16;
+        let src = rng.below(88) as u16;
+        let promote = if src < 81 && rng.below(2) == 0 {
+            1 << 15
+        } else {
+            0
+        };
+        check(to | src << 8 | promote);
+    }
+}
+
 #[test]
 fn is_legal_agrees_with_generator() {
     let mut failures = Vec::new();
@@ -645,39 +697,16 @@ fn is_legal_agrees_with_generator() {
     let mut count = 0usize;
     playouts(2, 60, |pos| {
         count += 1;
-        let legal = words(core_legal(pos).iter().copied());
-        let sfen = pos.to_sfen();
-        let check = |word: u16, failures: &mut Vec<String>| {
-            let Some(m) = Move::from_u16(word) else {
-                return;
-            };
-            // Never panics, and agrees with the generator.
-            let pseudo = pos.is_pseudo_legal(m);
-            let is_legal = pos.is_legal(m);
-            if is_legal != legal.contains(&word) {
-                failures.push(format!("{sfen}: is_legal({m}) = {is_legal}"));
-            }
-            if is_legal && !pseudo {
-                failures.push(format!("{sfen}: {m} legal but not pseudo-legal"));
-            }
-            if pseudo && pos.is_legal_pseudo(m) != is_legal {
-                failures.push(format!("{sfen}: is_legal_pseudo({m}) disagrees"));
-            }
-        };
-        if count.is_multiple_of(8) {
-            // Every well-formed word.
-            for word in 0..=u16::MAX {
-                check(word, &mut failures);
-            }
-        } else {
-            for &w in &legal {
-                check(w, &mut failures);
-            }
-            for _ in 0..400 {
-                check(rng.next() as u16, &mut failures);
-            }
-        }
+        check_is_legal(pos, &mut rng, count.is_multiple_of(8), &mut failures);
     });
+    let mut tested = 0;
+    while tested < 500 {
+        let variant = Variant::ALL[rng.below(3)];
+        if let Ok(pos) = Position::from_setup(&random_setup(variant, &mut rng)) {
+            tested += 1;
+            check_is_legal(&pos, &mut rng, tested % 50 == 0, &mut failures);
+        }
+    }
     assert!(
         failures.is_empty(),
         "{}",
