@@ -14,7 +14,9 @@ use tokin::core::movegen::{
     MoveList,
 };
 use tokin::core::sfen::Setup;
-use tokin::core::{Color, HandKind, Move, Piece, PieceKind, Position, Square, Variant};
+use tokin::core::{
+    Color, GameResult, HandKind, Move, Piece, PieceKind, Position, Repetition, Square, Variant,
+};
 
 mod reference {
     use super::*;
@@ -979,5 +981,180 @@ fn position_queries_match_reference() {
         failures.len(),
         visited + tested,
         failures[..failures.len().min(8)].join("\n")
+    );
+}
+
+// ------------------------------------------------------------------------------------------------
+// Repetition and sennichite against a reference over the game's history
+// ------------------------------------------------------------------------------------------------
+
+/// What the history reference keeps of each position of a game.
+struct Seen {
+    /// Board and side to move (the SFEN without hands and move number).
+    board: String,
+    hands: [tokin::core::Hand; 2],
+    side: Color,
+    /// The side to move is in check: the move into this position gave check.
+    in_check: bool,
+}
+
+fn seen(pos: &Position) -> Seen {
+    let s = setup_of(pos);
+    let sfen = s.to_sfen();
+    let mut fields = sfen.split(' ');
+    let board = format!(
+        "{} {}",
+        fields.next().unwrap_or_default(),
+        fields.next().unwrap_or_default()
+    );
+    Seen {
+        board,
+        hands: s.hands,
+        side: s.side_to_move,
+        in_check: reference::in_check(&s, s.side_to_move),
+    }
+}
+
+/// Over the last `d` plies before position `n`: did the side that moved into `n` give check with
+/// every one of its moves, and did the other side?
+fn checked_all(hist: &[Seen], n: usize, d: usize) -> (bool, bool) {
+    let them = (0..d / 2).all(|j| hist[n - 2 * j].in_check);
+    let us = (0..d / 2).all(|j| hist[n - 1 - 2 * j].in_check);
+    (them, us)
+}
+
+fn reference_repetition(hist: &[Seen]) -> Repetition {
+    let n = hist.len() - 1;
+    let now = &hist[n];
+    let us = now.side.index();
+    for d in (4..=n).step_by(2) {
+        let then = &hist[n - d];
+        if then.board != now.board {
+            continue;
+        }
+        if then.hands == now.hands {
+            return match checked_all(hist, n, d) {
+                (true, _) => Repetition::Win,
+                (false, true) => Repetition::Loss,
+                (false, false) => Repetition::Draw,
+            };
+        }
+        if now.hands[us].is_superior_or_equal(then.hands[us]) {
+            return Repetition::Superior;
+        }
+        if then.hands[us].is_superior_or_equal(now.hands[us]) {
+            return Repetition::Inferior;
+        }
+    }
+    Repetition::None
+}
+
+fn reference_sennichite(hist: &[Seen]) -> Option<GameResult> {
+    let n = hist.len() - 1;
+    let now = &hist[n];
+    let mut occurrences = 1;
+    for d in (4..=n).step_by(2) {
+        let then = &hist[n - d];
+        if then.board == now.board && then.hands == now.hands {
+            occurrences += 1;
+            if occurrences == 4 {
+                return Some(match checked_all(hist, n, d) {
+                    (true, _) => GameResult::Win(now.side),
+                    (false, true) => GameResult::Win(now.side.flip()),
+                    (false, false) => GameResult::Draw,
+                });
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn repetition_and_sennichite_match_reference() {
+    let mut rng = Rng(0x5e11_1c41);
+    let mut failures = Vec::new();
+    let (mut repeats, mut endings, mut perpetual) = (0, 0, 0);
+    for game in 0..400 {
+        let variant = Variant::ALL[game % 3];
+        let mut pos = if game % 2 == 0 {
+            Position::startpos(variant)
+        } else {
+            loop {
+                if let Ok(p) = Position::from_setup(&random_setup(variant, &mut rng)) {
+                    break p;
+                }
+            }
+        };
+        // One side prefers checking moves, so perpetual checks come up.
+        let checker = pos.side_to_move();
+        let mut hist = vec![seen(&pos)];
+        let mut played: Vec<Move> = Vec::new();
+        for _ in 0..80 {
+            let sfen = pos.to_sfen();
+            let (rep, senn) = (pos.repetition(), pos.sennichite());
+            let (ref_rep, ref_senn) = (reference_repetition(&hist), reference_sennichite(&hist));
+            if rep != ref_rep || senn != ref_senn {
+                failures.push(format!(
+                    "{sfen} after {}: repetition {rep:?} (reference {ref_rep:?}), sennichite \
+                     {senn:?} (reference {ref_senn:?})",
+                    played
+                        .iter()
+                        .map(|m| m.to_usi())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ));
+                break;
+            }
+            repeats += usize::from(rep != Repetition::None);
+            if let Some(result) = senn {
+                endings += 1;
+                perpetual += usize::from(result != GameResult::Draw);
+                break;
+            }
+            let moves = core_legal(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            // Mostly take back this side's previous move (the way positions repeat), else a check
+            // for the checking side, else anything.
+            let back = played
+                .len()
+                .checked_sub(2)
+                .map(|i| played[i])
+                .and_then(|m| m.from().map(|from| Move::normal(m.to(), from, false)))
+                .filter(|m| moves.contains(*m));
+            let checks: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&m| pos.gives_check(m))
+                .collect();
+            let m = if pos.side_to_move() == checker && !checks.is_empty() && rng.below(10) < 8 {
+                match back {
+                    Some(m) if checks.contains(&m) => m,
+                    _ => checks[rng.below(checks.len())],
+                }
+            } else {
+                match back {
+                    Some(m) if rng.below(10) < 7 => m,
+                    _ => moves.as_slice()[rng.below(moves.len())],
+                }
+            };
+            pos.do_move(m);
+            played.push(m);
+            hist.push(seen(&pos));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{}",
+        failures[..failures.len().min(5)].join("\n")
+    );
+    assert!(
+        repeats > 50 && endings > 5 && perpetual > 0,
+        "too few repetitions to mean much: {repeats} repeated positions, {endings} sennichite, \
+         {perpetual} by perpetual check"
+    );
+    eprintln!(
+        "{repeats} repeated positions, {endings} sennichite ({perpetual} by perpetual check)"
     );
 }
