@@ -15,7 +15,8 @@ use tokin::core::movegen::{
 };
 use tokin::core::sfen::Setup;
 use tokin::core::{
-    Color, GameResult, HandKind, Move, Piece, PieceKind, Position, Repetition, Square, Variant,
+    Color, EnteringKingRule, GameResult, HandKind, Move, Piece, PieceKind, Position, Repetition,
+    Square, Variant,
 };
 
 mod reference {
@@ -1156,5 +1157,162 @@ fn repetition_and_sennichite_match_reference() {
     );
     eprintln!(
         "{repeats} repeated positions, {endings} sennichite ({perpetual} by perpetual check)"
+    );
+}
+
+// ------------------------------------------------------------------------------------------------
+// Entering-king declaration against a reference count
+// ------------------------------------------------------------------------------------------------
+
+/// The declaration conditions counted by hand: side to move's king in its zone (the three far
+/// ranks), not in check, at least ten other own pieces in the zone, and enough points (rook and
+/// bishop, promoted or not, 5, the rest 1; zone pieces plus hand): 28 for Black and 27 for White
+/// under the 27-point rule, 31 under the 24-point rule.
+fn reference_can_declare(s: &Setup, rule: EnteringKingRule) -> bool {
+    let us = s.side_to_move;
+    let needed = match (rule, us) {
+        (EnteringKingRule::None, _) => return false,
+        (EnteringKingRule::Csa27, Color::Black) => 28,
+        (EnteringKingRule::Csa27, Color::White) => 27,
+        (EnteringKingRule::Csa24, _) => 31,
+    };
+    if !s.variant.has_declaration() || reference::in_check(s, us) {
+        return false;
+    }
+    let in_zone = |q: Square| match us {
+        Color::Black => q.rank() < 3,
+        Color::White => q.rank() + 3 >= s.variant.ranks(),
+    };
+    let Some(king) = reference::king_square(s, us) else {
+        return false;
+    };
+    if !in_zone(king) {
+        return false;
+    }
+    let big = |kind: PieceKind| matches!(kind.unpromoted(), PieceKind::Rook | PieceKind::Bishop);
+    let mut pieces = 0;
+    let mut points = 0;
+    for q in Square::all().filter(|&q| s.variant.contains(q) && in_zone(q) && q != king) {
+        if let Some(p) = s.piece_on(q).filter(|p| p.color() == us) {
+            pieces += 1;
+            points += if big(p.kind()) { 5 } else { 1 };
+        }
+    }
+    for kind in HandKind::ALL {
+        let n = s.hand(us).count(kind);
+        points += n * if big(kind.piece_kind()) { 5 } else { 1 };
+    }
+    pieces >= 10 && points >= needed
+}
+
+#[test]
+fn declaration_matches_reference() {
+    let mut rng = Rng(0xdec1_a4e0);
+    let mut outcomes = [[0usize; 2]; 3];
+    let mut failures = Vec::new();
+    let mut tested = 0;
+    while tested < 3000 {
+        let us = if rng.below(2) == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let mut s = Setup::empty(Variant::Shogi);
+        s.side_to_move = us;
+        let zone: Vec<Square> = Square::all()
+            .filter(|q| match us {
+                Color::Black => q.rank() < 3,
+                Color::White => q.rank() > 5,
+            })
+            .collect();
+        let king = if rng.below(8) == 0 {
+            Square::new(rng.below(9) as u8, 3 + rng.below(3) as u8)
+        } else {
+            zone[rng.below(zone.len())]
+        };
+        s.board[king.index()] = Some(Piece::new(us, PieceKind::King));
+        let their_king = Square::new(rng.below(9) as u8, 3 + rng.below(3) as u8);
+        if their_king != king {
+            s.board[their_king.index()] = Some(Piece::new(us.flip(), PieceKind::King));
+        }
+        for kind in HandKind::ALL {
+            for _ in 0..kind.total_count() {
+                let roll = rng.below(20);
+                if roll < 11 {
+                    let q = zone[rng.below(zone.len())];
+                    let base = kind.piece_kind();
+                    let kind_on_board = match base.promoted() {
+                        Some(p) if rng.below(2) == 0 => p,
+                        _ => base,
+                    };
+                    let own_pawn = Some(Piece::new(us, PieceKind::Pawn));
+                    let nifu = kind_on_board == PieceKind::Pawn
+                        && Square::all()
+                            .any(|o| o.file() == q.file() && s.board[o.index()] == own_pawn);
+                    let dead = Variant::Shogi.dead_squares(us, kind_on_board).contains(q);
+                    if s.board[q.index()].is_none() && !nifu && !dead {
+                        s.board[q.index()] = Some(Piece::new(us, kind_on_board));
+                    } else {
+                        s.hands[us.index()].add(kind);
+                    }
+                } else if roll < 15 {
+                    s.hands[us.index()].add(kind);
+                } else if roll < 16 {
+                    // Now and then an enemy piece next to the king, which may give check.
+                    let q = Square::try_new(
+                        king.file() as i32 + rng.below(3) as i32 - 1,
+                        king.rank() as i32 + rng.below(3) as i32 - 1,
+                    );
+                    match q {
+                        Some(q)
+                            if s.board[q.index()].is_none()
+                                && !Variant::Shogi
+                                    .dead_squares(us.flip(), kind.piece_kind())
+                                    .contains(q)
+                                && kind != HandKind::Pawn =>
+                        {
+                            s.board[q.index()] = Some(Piece::new(us.flip(), kind.piece_kind()));
+                        }
+                        _ => s.hands[us.flip().index()].add(kind),
+                    }
+                } else {
+                    s.hands[us.flip().index()].add(kind);
+                }
+            }
+        }
+        let Ok(pos) = Position::from_setup(&s) else {
+            continue;
+        };
+        tested += 1;
+        for (i, rule) in [
+            EnteringKingRule::None,
+            EnteringKingRule::Csa24,
+            EnteringKingRule::Csa27,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let expected = reference_can_declare(&s, rule);
+            outcomes[i][usize::from(expected)] += 1;
+            if pos.can_declare(rule) != expected {
+                failures.push(format!(
+                    "{}: can_declare({rule:?}) should be {expected}",
+                    s.to_sfen()
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{}",
+        failures[..failures.len().min(5)].join("\n")
+    );
+    // Both answers must come up under both point rules for the comparison to mean anything.
+    assert!(
+        outcomes[1][0] > 100
+            && outcomes[1][1] > 100
+            && outcomes[2][0] > 100
+            && outcomes[2][1] > 100,
+        "{outcomes:?}"
     );
 }
