@@ -655,6 +655,8 @@ fn sfen_round_trips_through_position() {
 fn check_is_legal(pos: &Position, rng: &mut Rng, exhaustive: bool, failures: &mut Vec<String>) {
     let legal = words(core_legal(pos).iter().copied());
     let sfen = pos.to_sfen();
+    // Moves that follow piece movement, promotion and drop rules, king safety aside.
+    let movement = words(reference::pseudo_legal(&setup_of(pos)));
     let mut check = |word: u16| {
         let Some(m) = Move::from_u16(word) else {
             return;
@@ -666,6 +668,11 @@ fn check_is_legal(pos: &Position, rng: &mut Rng, exhaustive: bool, failures: &mu
         }
         if is_legal && !pseudo {
             failures.push(format!("{sfen}: {m} legal but not pseudo-legal"));
+        }
+        if pseudo && !movement.contains(&word) {
+            failures.push(format!(
+                "{sfen}: is_pseudo_legal({m}) but no piece moves like that"
+            ));
         }
         if pseudo && pos.is_legal_pseudo(m) != is_legal {
             failures.push(format!("{sfen}: is_legal_pseudo({m}) disagrees"));
