@@ -1323,3 +1323,194 @@ fn declaration_matches_reference() {
         "{outcomes:?}"
     );
 }
+
+// ------------------------------------------------------------------------------------------------
+// Pawn-drop mate hunting: setups built around the square in front of the enemy king
+// ------------------------------------------------------------------------------------------------
+
+/// Draws a random piece kind still available in `left` (counts per hand kind of the full set).
+fn draw_kind(left: &mut [usize; 7], rng: &mut Rng) -> Option<HandKind> {
+    let total: usize = left.iter().sum();
+    if total == 0 {
+        return None;
+    }
+    let mut pick = rng.below(total);
+    for kind in HandKind::ALL {
+        if pick < left[kind.index()] {
+            left[kind.index()] -= 1;
+            return Some(kind);
+        }
+        pick -= left[kind.index()];
+    }
+    None
+}
+
+/// A shogi setup where the side to move holds a pawn and the enemy king is hemmed in by its own
+/// pieces and watched by the mover's, so that pawn drops in front of it often check and sometimes
+/// mate (legal or not depends on every escape and capture: uchifuzume).
+fn drop_mate_setup(rng: &mut Rng) -> Setup {
+    let mut s = Setup::empty(Variant::Shogi);
+    let us = if rng.below(2) == 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let them = us.flip();
+    s.side_to_move = us;
+    let mut left = [0usize; 7];
+    for kind in HandKind::ALL {
+        left[kind.index()] = kind.total_count() as usize;
+    }
+    left[HandKind::Pawn.index()] -= 1;
+    s.hands[us.index()].add(HandKind::Pawn);
+    // The enemy king with room for a pawn in front of it (toward us).
+    let forward: i32 = if them == Color::Black { -1 } else { 1 };
+    let ksq = loop {
+        let q = Square::new(rng.below(9) as u8, rng.below(9) as u8);
+        if Square::try_new(q.file() as i32, q.rank() as i32 + forward).is_some() {
+            break q;
+        }
+    };
+    s.board[ksq.index()] = Some(Piece::new(them, PieceKind::King));
+    let near = |rng: &mut Rng, radius: i32| {
+        Square::try_new(
+            ksq.file() as i32 + rng.below(2 * radius as usize + 1) as i32 - radius,
+            ksq.rank() as i32 + rng.below(2 * radius as usize + 1) as i32 - radius,
+        )
+    };
+    let place = |s: &mut Setup, q: Square, color: Color, kind: HandKind, promote: bool| {
+        let base = kind.piece_kind();
+        let k = match base.promoted() {
+            Some(p) if promote => p,
+            _ => base,
+        };
+        let own_pawn = Some(Piece::new(color, PieceKind::Pawn));
+        let nifu = k == PieceKind::Pawn
+            && Square::all().any(|o| o.file() == q.file() && s.board[o.index()] == own_pawn);
+        if s.board[q.index()].is_none()
+            && !nifu
+            && !Variant::Shogi.dead_squares(color, k).contains(q)
+        {
+            s.board[q.index()] = Some(Piece::new(color, k));
+        } else {
+            s.hands[color.index()].add(kind);
+        }
+    };
+    // The pawn's square, then the king's other neighbours: mostly its own pieces; the empty ones,
+    // and the pawn's square, mostly watched by one of ours.
+    let pawn_square = Square::new(ksq.file(), (ksq.rank() as i32 + forward) as u8);
+    let mut watch: Vec<Square> = vec![pawn_square];
+    for df in -1..=1 {
+        for dr in -1..=1 {
+            let Some(q) = Square::try_new(ksq.file() as i32 + df, ksq.rank() as i32 + dr) else {
+                continue;
+            };
+            if q == ksq || q == pawn_square {
+                continue;
+            }
+            if rng.below(10) < 6 {
+                if let Some(kind) = draw_kind(&mut left, rng) {
+                    place(&mut s, q, them, kind, rng.below(3) == 0);
+                }
+            } else {
+                watch.push(q);
+            }
+        }
+    }
+    for target in watch {
+        if rng.below(10) >= 8 {
+            continue;
+        }
+        let Some(kind) = draw_kind(&mut left, rng) else {
+            break;
+        };
+        let promote = rng.below(3) == 0;
+        // Try squares near the king until the piece placed there attacks the target.
+        let mut placed = false;
+        for _ in 0..40 {
+            let Some(q) = near(rng, 3) else {
+                continue;
+            };
+            if s.board[q.index()].is_some() {
+                continue;
+            }
+            let mut trial = s.clone();
+            place(&mut trial, q, us, kind, promote);
+            if trial.board[q.index()].is_some() && reference::attacks(&trial, q, target) {
+                s = trial;
+                placed = true;
+                break;
+            }
+        }
+        if !placed {
+            s.hands[us.index()].add(kind);
+        }
+    }
+    // Sometimes a defender of theirs nearby that may be able to take the pawn.
+    for _ in 0..rng.below(2) {
+        if let (Some(q), Some(kind)) = (near(rng, 2), draw_kind(&mut left, rng)) {
+            place(&mut s, q, them, kind, rng.below(3) == 0);
+        }
+    }
+    // Our king somewhere free (sometimes none: a mate problem).
+    if rng.below(6) != 0 {
+        loop {
+            let q = Square::new(rng.below(9) as u8, rng.below(9) as u8);
+            if s.board[q.index()].is_none() {
+                s.board[q.index()] = Some(Piece::new(us, PieceKind::King));
+                break;
+            }
+        }
+    }
+    // The rest of the set goes to random hands or leaves the game.
+    while let Some(kind) = draw_kind(&mut left, rng) {
+        match rng.below(4) {
+            0 => s.hands[us.index()].add(kind),
+            1 => s.hands[them.index()].add(kind),
+            _ => {}
+        }
+    }
+    s
+}
+
+#[test]
+fn uchifuzume_matches_reference_on_drop_mate_setups() {
+    let mut rng = Rng(0x0c41_f02e);
+    let mut failures = Vec::new();
+    let (mut tested, mut drop_mates, mut drop_checks) = (0, 0, 0);
+    while tested < 1500 {
+        let s = drop_mate_setup(&mut rng);
+        let Ok(pos) = Position::from_setup(&s) else {
+            continue;
+        };
+        tested += 1;
+        let us = s.side_to_move;
+        for m in reference::pseudo_legal(&s) {
+            if m.drop_kind() != Some(HandKind::Pawn) {
+                continue;
+            }
+            let after = reference::play(&s, m);
+            if reference::in_check(&after, us) || !reference::in_check(&after, us.flip()) {
+                continue;
+            }
+            drop_checks += 1;
+            drop_mates += usize::from(!reference::has_legal_move(&after));
+        }
+        if let Err(e) = compare_legal(&pos) {
+            failures.push(e);
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {tested} setups differ; first ones:\n{}",
+        failures.len(),
+        failures[..failures.len().min(5)].join("\n")
+    );
+    assert!(
+        drop_mates >= 20,
+        "only {drop_mates} pawn-drop mates among {drop_checks} pawn-drop checks"
+    );
+    eprintln!(
+        "{drop_mates} pawn-drop mates among {drop_checks} pawn-drop checks in {tested} setups"
+    );
+}
