@@ -5,6 +5,7 @@
 //! `readyok`/`bestmove` without a pipe ever filling), and ASCII only (one match runner decodes ASCII,
 //! another Shift-JIS, so anything else could garble or kill the session).
 
+use crate::core::Move;
 use crate::search::{BestMove, Bound, Score, SearchEvent, SearchInfo};
 use std::fmt::Write as _;
 use std::io::Write;
@@ -129,10 +130,31 @@ pub fn format_event(event: &SearchEvent) -> String {
     }
 }
 
+/// `go perft` / `tokin perft` output: one `<move>: <count>` line per root move, an empty line, then
+/// `Nodes searched: <total>`.
+pub fn perft_lines(divide: &[(Move, u64)]) -> Vec<String> {
+    let mut lines: Vec<String> = divide.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+    lines.push(String::new());
+    lines.push(format!(
+        "Nodes searched: {}",
+        divide.iter().map(|&(_, n)| n).sum::<u64>()
+    ));
+    lines
+}
+
+/// `bench` output; `Nodes searched` and `Nodes/second` come last (scripts read them there).
+pub fn bench_lines(nodes: u64, time_ms: u64, nps: u64) -> Vec<String> {
+    vec![
+        format!("Total time (ms): {time_ms}"),
+        format!("Nodes searched: {nodes}"),
+        format!("Nodes/second: {nps}"),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{HandKind, Move, Square};
+    use crate::core::{HandKind, Square};
 
     fn sq(s: &str) -> Square {
         Square::from_usi(s).unwrap()
@@ -204,6 +226,18 @@ mod tests {
             }),
             "info nodes 1 nps 2 hashfull 4 time 3"
         );
+    }
+
+    #[test]
+    fn perft_and_bench_lines() {
+        let a = Move::normal(sq("7g"), sq("7f"), false);
+        let b = Move::drop(HandKind::Pawn, sq("5e"));
+        assert_eq!(
+            perft_lines(&[(a, 30), (b, 2)]),
+            vec!["7g7f: 30", "P*5e: 2", "", "Nodes searched: 32"]
+        );
+        let bench = bench_lines(1000, 10, 100_000);
+        assert_eq!(bench.last().map(String::as_str), Some("Nodes/second: 100000"));
     }
 
     #[derive(Clone, Default)]
