@@ -49,3 +49,24 @@ pub fn display_lines(pos: &Position) -> Vec<String> {
     ));
     lines
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Variant;
+
+    #[test]
+    fn startpos_diagram() {
+        let pos = Position::startpos(Variant::Shogi);
+        let lines = display_lines(&pos);
+        assert_eq!(lines[0], "  9  8  7  6  5  4  3  2  1");
+        assert_eq!(lines[1], "  l  n  s  g  k  g  s  n  l  a");
+        assert_eq!(lines[8], "  .  B  .  .  .  .  .  R  .  h");
+        assert!(lines.contains(&"hand black: -".to_string()));
+        assert!(lines.contains(&format!("sfen: {}", Variant::Shogi.startpos_sfen())));
+        assert!(lines.contains(&"checkers: none".to_string()));
+        assert!(lines.iter().all(|l| l.is_ascii()));
+        let heian8 = display_lines(&Position::startpos(Variant::Heian8));
+        assert_eq!(heian8[0], "  8  7  6  5  4  3  2  1");
+    }
+}

@@ -42,6 +42,60 @@ struct MateJob {
     handle: thread::JoinHandle<()>,
 }
 
+/// What the loop needs from a search pool: `search::Pool`, or a scripted stand-in in tests.
+/// The rules are the pool's (see the contract): `start` returns at once; after `stop` exactly one
+/// `BestMove` event follows; `abort` ends the search with none; `infinite`/`ponder` searches never
+/// answer before `stop`/`ponderhit`.
+pub trait Searcher {
+    fn resize_hash(&mut self, mb: usize);
+    fn clear_hash(&mut self);
+    fn start(
+        &mut self,
+        pos: Position,
+        limits: Limits,
+        config: SearchConfig,
+        sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
+    );
+    fn stop(&self);
+    fn ponderhit(&self, clock: Option<Limits>);
+    fn abort(&self);
+    fn wait(&mut self);
+    fn is_searching(&self) -> bool;
+}
+
+impl Searcher for Pool {
+    fn resize_hash(&mut self, mb: usize) {
+        Pool::resize_hash(self, mb)
+    }
+    fn clear_hash(&mut self) {
+        Pool::clear_hash(self)
+    }
+    fn start(
+        &mut self,
+        pos: Position,
+        limits: Limits,
+        config: SearchConfig,
+        sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
+    ) {
+        Pool::start(self, pos, limits, config, sink)
+    }
+    fn stop(&self) {
+        Pool::stop(self)
+    }
+    fn ponderhit(&self, clock: Option<Limits>) {
+        Pool::ponderhit(self, clock)
+    }
+    fn abort(&self) {
+        Pool::abort(self)
+    }
+    fn wait(&mut self) {
+        Pool::wait(self)
+    }
+    fn is_searching(&self) -> bool {
+        Pool::is_searching(self)
+    }
+}
+
 /// Whether the loop goes on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -50,11 +104,11 @@ pub enum Flow {
 }
 
 /// The engine state the loop acts on.
-pub struct Engine {
+pub struct Engine<S: Searcher = Pool> {
     out: Output,
     options: Options,
     pos: Position,
-    pool: Pool,
+    pool: S,
     /// The session of the most recent search (None before the first `go`).
     session: Option<Arc<SearchSession>>,
     mate_solver: Arc<dyn MateSolver>,
@@ -65,14 +119,15 @@ pub struct Engine {
     clear_pending: bool,
 }
 
-impl Engine {
-    /// A fresh engine. Cheap: no hash, no tables (those come at `isready`).
-    pub fn new(out: Output) -> Engine {
+impl<S: Searcher> Engine<S> {
+    /// A fresh engine around `pool`, which must be cheap to make (no hash yet): `usi` is answered
+    /// before `isready` allocates anything.
+    pub fn new(out: Output, pool: S) -> Engine<S> {
         Engine {
             out,
             options: Options::for_this_machine(),
             pos: Position::startpos(Variant::Shogi),
-            pool: Pool::new(),
+            pool,
             session: None,
             mate_solver: Arc::new(NotImplemented),
             mate_job: None,
@@ -82,7 +137,7 @@ impl Engine {
     }
 
     /// Replaces the `go mate` solver.
-    pub fn with_mate_solver(mut self, solver: Arc<dyn MateSolver>) -> Engine {
+    pub fn with_mate_solver(mut self, solver: Arc<dyn MateSolver>) -> Engine<S> {
         self.mate_solver = solver;
         self
     }
@@ -453,8 +508,13 @@ fn checked_ponder(root: &Position, best: BestMove) -> BestMove {
     }
 }
 
-/// Runs the USI loop until `quit` or end of input.
+/// Runs the USI loop with the real search pool until `quit` or end of input.
 pub fn run<R: Read + Send + 'static>(input: R, out: Output) {
+    run_with(input, out, Pool::new());
+}
+
+/// Runs the USI loop on `input` until `quit` or end of input.
+pub fn run_with<R: Read + Send + 'static, S: Searcher>(input: R, out: Output, pool: S) {
     let (tx, rx) = mpsc::channel::<Input>();
     // The reader only reads: it never waits on anything the loop does. At end of input it simply
     // drops the sender, which ends the loop below like `quit`.
@@ -481,7 +541,7 @@ pub fn run<R: Read + Send + 'static>(input: R, out: Output) {
         log::error!("cannot start the input thread: {e}");
         return;
     }
-    let mut engine = Engine::new(out.clone());
+    let mut engine = Engine::new(out.clone(), pool);
     for input in rx {
         let flow = match input {
             Input::Line(line) => engine.handle_line(&line),

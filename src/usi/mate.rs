@@ -1,6 +1,7 @@
 //! The plug for `go mate`. The engine calls [`MateSolver::solve`] from exactly one place
 //! (`Engine::go_mate`, on its own thread); a df-pn solver replaces [`NotImplemented`] there.
 
+use crate::core::position::Position;
 use crate::core::Move;
 use crate::usi::command::MateLimit;
 use std::sync::atomic::AtomicBool;
@@ -22,7 +23,7 @@ pub enum MateAnswer {
 pub trait MateSolver: Send + Sync {
     fn solve(
         &self,
-        pos: &crate::core::position::Position,
+        pos: &Position,
         limit: MateLimit,
         stop: &AtomicBool,
     ) -> MateAnswer;
@@ -34,7 +35,7 @@ pub struct NotImplemented;
 impl MateSolver for NotImplemented {
     fn solve(
         &self,
-        _pos: &crate::core::position::Position,
+        _pos: &Position,
         _limit: MateLimit,
         _stop: &AtomicBool,
     ) -> MateAnswer {
@@ -57,5 +58,26 @@ pub fn format_checkmate(answer: &MateAnswer) -> String {
         MateAnswer::Mate(_) | MateAnswer::Timeout => "checkmate timeout".to_string(),
         MateAnswer::NoMate => "checkmate nomate".to_string(),
         MateAnswer::NotImplemented => "checkmate notimplemented".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{HandKind, Square};
+
+    #[test]
+    fn checkmate_lines() {
+        let to = Square::from_usi("5b").unwrap();
+        assert_eq!(
+            format_checkmate(&MateAnswer::Mate(vec![Move::drop(HandKind::Gold, to)])),
+            "checkmate G*5b"
+        );
+        assert_eq!(format_checkmate(&MateAnswer::Mate(vec![])), "checkmate timeout");
+        assert_eq!(format_checkmate(&MateAnswer::NoMate), "checkmate nomate");
+        assert_eq!(
+            format_checkmate(&MateAnswer::NotImplemented),
+            "checkmate notimplemented"
+        );
     }
 }

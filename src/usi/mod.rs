@@ -5,3 +5,5 @@ pub mod command;
 pub mod input;
 pub mod options;
 pub mod output;
+pub mod display;
+pub mod mate;
