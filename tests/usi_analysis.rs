@@ -54,7 +54,11 @@ fn analysis_session() {
     c.send("quit");
     let status = c.wait_exit(QUICK);
     assert!(status.success(), "{status:?}");
-    assert!(start.elapsed() < Duration::from_secs(1), "quit took {:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(1),
+        "quit took {:?}",
+        start.elapsed()
+    );
 }
 
 /// End of input during a search counts as quit.
@@ -71,7 +75,11 @@ fn eof_mid_search_exits_cleanly() {
     c.close_stdin();
     let status = c.wait_exit(QUICK);
     assert!(status.success(), "{status:?}");
-    assert!(start.elapsed() < Duration::from_secs(1), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        start.elapsed()
+    );
 }
 
 /// Debug helpers: `d`, `go perft`, `go mate`.
@@ -81,11 +89,22 @@ fn debug_helpers() {
     c.send("position startpos moves 7g7f");
     c.send("d");
     let lines = c.read_until(|l| l.starts_with("info string checkers"), QUICK, "d output");
-    assert!(lines.iter().any(|l| l.contains("sfen: lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l
+            .contains("sfen: lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2")),
+        "{lines:?}"
+    );
     c.send("position startpos");
     c.send("go perft 3");
-    let lines = c.read_until(|l| l.starts_with("Nodes searched"), Duration::from_secs(10), "perft");
-    assert_eq!(lines.last().map(String::as_str), Some("Nodes searched: 25470"));
+    let lines = c.read_until(
+        |l| l.starts_with("Nodes searched"),
+        Duration::from_secs(10),
+        "perft",
+    );
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Nodes searched: 25470")
+    );
     assert_eq!(lines.len(), 30 + 2, "{lines:?}");
     assert_eq!(lines[30], "");
     c.send("go mate 1000");

@@ -10,8 +10,14 @@ fn answer(c: &mut Client, line: &[u8]) -> Vec<String> {
     c.send_raw(line);
     c.send("isready");
     let lines = c.expect("readyok", QUICK);
-    assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "{lines:?}");
-    lines.into_iter().filter(|l| l.starts_with("info string")).collect()
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    lines
+        .into_iter()
+        .filter(|l| l.starts_with("info string"))
+        .collect()
 }
 
 fn assert_error(lines: &[String], needles: &[&str]) {
@@ -41,17 +47,33 @@ fn bad_input_keeps_serving() {
     c.sync();
 
     assert_error(&answer(&mut c, b"foo bar\n"), &["unknown command", "'foo'"]);
-    assert_error(&answer(&mut c, b"go btime abc wtime 100\n"), &["btime", "'abc'"]);
+    assert_error(
+        &answer(&mut c, b"go btime abc wtime 100\n"),
+        &["btime", "'abc'"],
+    );
     assert_error(&answer(&mut c, b"go depth\n"), &["depth"]);
-    assert_error(&answer(&mut c, b"setoption name USI_Hash value lots\n"), &["USI_Hash", "lots"]);
+    assert_error(
+        &answer(&mut c, b"setoption name USI_Hash value lots\n"),
+        &["USI_Hash", "lots"],
+    );
     assert_error(&answer(&mut c, b"setoption\n"), &["setoption"]);
 
     // Unknown option: a warning, not an error.
     let lines = answer(&mut c, b"setoption name NoSuchOption value 1\n");
-    assert!(lines.iter().any(|l| l.contains("warning") && l.contains("NoSuchOption")), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("warning") && l.contains("NoSuchOption")),
+        "{lines:?}"
+    );
     // Clamped spin: said so.
     let lines = answer(&mut c, b"setoption name MultiPV value 100000\n");
-    assert!(lines.iter().any(|l| l.contains("MultiPV") && l.contains("600")), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("MultiPV") && l.contains("600")),
+        "{lines:?}"
+    );
     let lines = answer(&mut c, b"setoption name multipv value 1\n");
     assert!(lines.is_empty(), "{lines:?}");
 
@@ -82,7 +104,10 @@ fn bad_input_keeps_serving() {
     big.push(b'\n');
     let lines = answer(&mut c, &big);
     assert!(!lines.is_empty(), "long line gave no answer");
-    assert_error(&answer(&mut c, b"\xff\xfe\x00\x01garbage\x80\n"), &["unknown command"]);
+    assert_error(
+        &answer(&mut c, b"\xff\xfe\x00\x01garbage\x80\n"),
+        &["unknown command"],
+    );
     assert_error(&answer(&mut c, b"\x1b[2J\x07\n"), &["unknown command"]);
     assert!(answer(&mut c, b"   \r\n").is_empty());
     assert!(answer(&mut c, b"\r\n").is_empty());

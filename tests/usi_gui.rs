@@ -15,7 +15,11 @@ fn registration_is_instant() {
     c.send("quit");
     let status = c.wait_exit(QUICK);
     assert!(status.success(), "{status:?}");
-    assert!(start.elapsed() < Duration::from_secs(1), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        start.elapsed()
+    );
 
     assert!(lines[0].starts_with("id name Tokin "), "{lines:?}");
     assert!(lines[1].starts_with("id author "), "{lines:?}");
@@ -38,7 +42,10 @@ fn registration_is_instant() {
         "USI_Variant",
     ] {
         let prefix = format!("option name {name} type ");
-        assert!(options.iter().any(|l| l.starts_with(&prefix)), "missing {name}");
+        assert!(
+            options.iter().any(|l| l.starts_with(&prefix)),
+            "missing {name}"
+        );
     }
     assert_eq!(lines.last().map(String::as_str), Some("usiok"));
 }
@@ -78,8 +85,15 @@ fn shogihome_game() {
     c.send("setoption name USI_Ponder value true");
     // An option we do not know, with an empty value: warned about, nothing else.
     c.send("setoption name BookFile value ");
-    let warn = c.read_until(|l| l.starts_with("info string"), QUICK, "unknown-option warning");
-    assert!(warn.last().is_some_and(|l| l.contains("BookFile")), "{warn:?}");
+    let warn = c.read_until(
+        |l| l.starts_with("info string"),
+        QUICK,
+        "unknown-option warning",
+    );
+    assert!(
+        warn.last().is_some_and(|l| l.contains("BookFile")),
+        "{warn:?}"
+    );
     c.send("isready");
     c.expect("readyok", Duration::from_secs(10));
     c.send("usinewgame");
@@ -91,7 +105,10 @@ fn shogihome_game() {
     let (best, lines, took) = c.go("go btime 0 wtime 0 byoyomi 300", Duration::from_secs(5));
     let (m, _) = check_bestmove(&best, &game.position());
     assert_final_score(&lines);
-    assert!(took < Duration::from_millis(300) + SLACK, "byoyomi 300 took {took:?}");
+    assert!(
+        took < Duration::from_millis(300) + SLACK,
+        "byoyomi 300 took {took:?}"
+    );
     game.moves.push(m);
     game.moves.push(reply(&game));
 
@@ -102,14 +119,23 @@ fn shogihome_game() {
         Duration::from_secs(10),
     );
     let (m, ponder) = check_bestmove(&best, &game.position());
-    assert!(took < Duration::from_millis(5100), "Fischer move took {took:?}");
+    assert!(
+        took < Duration::from_millis(5100),
+        "Fischer move took {took:?}"
+    );
     game.moves.push(m);
 
     // Ponder hit: the opponent plays the predicted move (or our own choice if none was given).
     let predicted = ponder.unwrap_or_else(|| reply(&game));
     let mut pondered = game.moves.clone();
     pondered.push(predicted.clone());
-    c.send(&Game { moves: pondered.clone(), ..Game::new() }.command());
+    c.send(
+        &Game {
+            moves: pondered.clone(),
+            ..Game::new()
+        }
+        .command(),
+    );
     c.send("go ponder btime 0 wtime 0 byoyomi 300");
     c.expect_no_bestmove(Duration::from_millis(400));
     let start = Instant::now();
@@ -117,7 +143,10 @@ fn shogihome_game() {
     let (best, _, took) = c.await_bestmove(start, Duration::from_secs(5));
     game.moves.push(predicted);
     let (m, ponder) = check_bestmove(&best, &game.position());
-    assert!(took < Duration::from_millis(300) + SLACK, "after ponderhit {took:?}");
+    assert!(
+        took < Duration::from_millis(300) + SLACK,
+        "after ponderhit {took:?}"
+    );
     game.moves.push(m);
     c.sync();
 
@@ -125,7 +154,10 @@ fn shogihome_game() {
     let predicted = ponder.unwrap_or_else(|| reply(&game));
     let mut pondered = game.moves.clone();
     pondered.push(predicted.clone());
-    let ponder_game = Game { moves: pondered, ..Game::new() };
+    let ponder_game = Game {
+        moves: pondered,
+        ..Game::new()
+    };
     c.send(&ponder_game.command());
     c.send("go ponder btime 1000 wtime 1000 byoyomi 300");
     c.expect_no_bestmove(Duration::from_millis(200));
@@ -136,7 +168,10 @@ fn shogihome_game() {
     let actual = other_reply(&game, &predicted);
     game.moves.push(actual);
     c.send(&game.command());
-    let (best, _, _) = c.go("go btime 1000 wtime 1000 byoyomi 300", Duration::from_secs(5));
+    let (best, _, _) = c.go(
+        "go btime 1000 wtime 1000 byoyomi 300",
+        Duration::from_secs(5),
+    );
     let (m, ponder) = check_bestmove(&best, &game.position());
     game.moves.push(m);
     c.sync();
@@ -145,7 +180,13 @@ fn shogihome_game() {
     let predicted = ponder.unwrap_or_else(|| reply(&game));
     let mut pondered = game.moves.clone();
     pondered.push(predicted);
-    c.send(&Game { moves: pondered, ..Game::new() }.command());
+    c.send(
+        &Game {
+            moves: pondered,
+            ..Game::new()
+        }
+        .command(),
+    );
     c.send("go ponder btime 1000 wtime 1000 byoyomi 300");
     c.expect_no_bestmove(Duration::from_millis(200));
     c.send("gameover lose");
@@ -184,8 +225,18 @@ fn shogiarena_order() {
     c.send("isready");
     c.expect("readyok", Duration::from_secs(10));
     c.send("position startpos moves 7g7f");
-    let (best, _, _) = c.go("go btime 1000 wtime 1000 byoyomi 200", Duration::from_secs(5));
-    check_bestmove(&best, &Game { moves: vec!["7g7f".into()], ..Game::new() }.position());
+    let (best, _, _) = c.go(
+        "go btime 1000 wtime 1000 byoyomi 200",
+        Duration::from_secs(5),
+    );
+    check_bestmove(
+        &best,
+        &Game {
+            moves: vec!["7g7f".into()],
+            ..Game::new()
+        }
+        .position(),
+    );
     c.sync();
     c.send("quit");
     assert!(c.wait_exit(QUICK).success());

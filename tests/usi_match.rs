@@ -59,7 +59,12 @@ fn fixed_limits_answer_once() {
     c.send("isready");
     c.expect("readyok", QUICK);
     let game = Game::new();
-    for go in ["go depth 3", "go nodes 5000", "go movetime 200", "go depth 2 searchmoves 2g2f 7g7f"] {
+    for go in [
+        "go depth 3",
+        "go nodes 5000",
+        "go movetime 200",
+        "go depth 2 searchmoves 2g2f 7g7f",
+    ] {
         c.send(&game.command());
         let (best, _, _) = c.go(go, Duration::from_secs(10));
         let (m, _) = check_bestmove(&best, &game.position());

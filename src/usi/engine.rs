@@ -11,8 +11,8 @@ use crate::core::movegen;
 use crate::core::position::{EnteringKingRule, Position};
 use crate::core::Variant;
 use crate::search::{self, BestMove, Limits, Pool, SearchConfig, SearchEvent, TimeConfig};
-use crate::usi::display;
 use crate::usi::command::{self, Command, Go, MateLimit, PositionBase, Quoted};
+use crate::usi::display;
 use crate::usi::input::{Input, LineReader};
 use crate::usi::mate::{format_checkmate, MateSolver, NotImplemented};
 use crate::usi::options::{OptionError, OptionId, Options, SetOutcome};
@@ -178,7 +178,8 @@ impl<S: Searcher> Engine<S> {
             Command::Stop => self.stop(),
             Command::PonderHit { clock, warning } => {
                 if let Some(w) = warning {
-                    self.out.error(&format_args!("{w}; ponderhit without a clock update"));
+                    self.out
+                        .error(&format_args!("{w}; ponderhit without a clock update"));
                 }
                 if self.awaiting_bestmove() {
                     self.pool.ponderhit(clock);
@@ -395,30 +396,26 @@ impl<S: Searcher> Engine<S> {
         });
     }
 
-    /// `go perft N` on a helper thread, so the loop keeps reading (`quit` still works).
+    /// `go perft N`. Debug commands run to completion before the next command, like a script
+    /// expects (`go perft 5` then `quit` prints the count); input keeps being read meanwhile.
     fn go_perft(&mut self, depth: u32) {
         self.wait_idle();
         attacks::init();
-        let (pos, out) = (self.pos.clone(), self.out.clone());
         let threads = self.options.spin(OptionId::Threads).max(1) as usize;
-        thread::spawn(move || {
-            let divide = movegen::perft_divide(&pos, depth, threads);
-            for line in output::perft_lines(&divide) {
-                out.line(&line);
-            }
-        });
+        let divide = movegen::perft_divide(&self.pos, depth, threads);
+        for line in output::perft_lines(&divide) {
+            self.out.line(&line);
+        }
     }
 
+    /// `bench [depth]`, reported as `info string` lines (it is not a search the client asked for).
     fn bench(&mut self, depth: u32) {
         self.wait_idle();
         attacks::init();
-        let out = self.out.clone();
-        thread::spawn(move || {
-            let report = search::bench(depth);
-            for line in output::bench_lines(report.nodes, report.time_ms, report.nps) {
-                out.info_string(&line);
-            }
-        });
+        let report = search::bench(depth);
+        for line in output::bench_lines(report.nodes, report.time_ms, report.nps) {
+            self.out.info_string(&line);
+        }
     }
 
     fn display(&self) {

@@ -21,24 +21,14 @@ pub enum MateAnswer {
 
 /// A tsume solver. `stop` is raised by `stop`/`gameover`/`quit`; the solver must then return soon.
 pub trait MateSolver: Send + Sync {
-    fn solve(
-        &self,
-        pos: &Position,
-        limit: MateLimit,
-        stop: &AtomicBool,
-    ) -> MateAnswer;
+    fn solve(&self, pos: &Position, limit: MateLimit, stop: &AtomicBool) -> MateAnswer;
 }
 
 /// Placeholder until the mate solver lands.
 pub struct NotImplemented;
 
 impl MateSolver for NotImplemented {
-    fn solve(
-        &self,
-        _pos: &Position,
-        _limit: MateLimit,
-        _stop: &AtomicBool,
-    ) -> MateAnswer {
+    fn solve(&self, _pos: &Position, _limit: MateLimit, _stop: &AtomicBool) -> MateAnswer {
         MateAnswer::NotImplemented
     }
 }
@@ -73,7 +63,10 @@ mod tests {
             format_checkmate(&MateAnswer::Mate(vec![Move::drop(HandKind::Gold, to)])),
             "checkmate G*5b"
         );
-        assert_eq!(format_checkmate(&MateAnswer::Mate(vec![])), "checkmate timeout");
+        assert_eq!(
+            format_checkmate(&MateAnswer::Mate(vec![])),
+            "checkmate timeout"
+        );
         assert_eq!(format_checkmate(&MateAnswer::NoMate), "checkmate nomate");
         assert_eq!(
             format_checkmate(&MateAnswer::NotImplemented),

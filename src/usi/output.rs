@@ -237,7 +237,10 @@ mod tests {
             vec!["7g7f: 30", "P*5e: 2", "", "Nodes searched: 32"]
         );
         let bench = bench_lines(1000, 10, 100_000);
-        assert_eq!(bench.last().map(String::as_str), Some("Nodes/second: 100000"));
+        assert_eq!(
+            bench.last().map(String::as_str),
+            Some("Nodes/second: 100000")
+        );
     }
 
     #[derive(Clone, Default)]

@@ -72,10 +72,7 @@ impl Client {
     }
 
     fn fail(&self, what: &str) -> ! {
-        panic!(
-            "{what}\n--- transcript ---\n{}",
-            self.transcript.join("\n")
-        )
+        panic!("{what}\n--- transcript ---\n{}", self.transcript.join("\n"))
     }
 
     pub fn send(&mut self, line: &str) {
@@ -142,9 +139,7 @@ impl Client {
     pub fn lines_for(&mut self, duration: Duration) -> Vec<String> {
         let deadline = Instant::now() + duration;
         let mut got = Vec::new();
-        while let Some(line) =
-            self.next_line(deadline.saturating_duration_since(Instant::now()))
-        {
+        while let Some(line) = self.next_line(deadline.saturating_duration_since(Instant::now())) {
             got.push(line);
         }
         got
@@ -221,7 +216,10 @@ impl Drop for Client {
 /// The format every output line must have.
 fn check_format(line: &str) {
     assert!(line.is_ascii(), "non-ASCII line {line:?}");
-    assert!(!line.ends_with(' ') && !line.ends_with('\r'), "trailing space: {line:?}");
+    assert!(
+        !line.ends_with(' ') && !line.ends_with('\r'),
+        "trailing space: {line:?}"
+    );
     if !line.starts_with("info string") {
         assert!(!line.contains("  "), "double space: {line:?}");
     }
@@ -280,7 +278,10 @@ impl Game {
 pub fn check_bestmove(line: &str, pos: &Position) -> (String, Option<String>) {
     let toks: Vec<&str> = line.split(' ').collect();
     assert_eq!(toks[0], "bestmove", "{line}");
-    assert!(toks.len() == 2 || (toks.len() == 4 && toks[2] == "ponder"), "{line}");
+    assert!(
+        toks.len() == 2 || (toks.len() == 4 && toks[2] == "ponder"),
+        "{line}"
+    );
     let best = toks[1].to_string();
     if best == "resign" || best == "win" {
         assert_eq!(toks.len(), 2, "{line}");
@@ -304,9 +305,15 @@ pub fn check_bestmove(line: &str, pos: &Position) -> (String, Option<String>) {
 
 /// The last `info` line with a score before a bestmove must exist (match runners read it).
 pub fn assert_final_score(lines: &[String]) {
-    let last_info = lines.iter().rev().find(|l| l.starts_with("info ") && !l.starts_with("info string"));
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info ") && !l.starts_with("info string"));
     match last_info {
-        Some(l) => assert!(l.contains(" score "), "last info before bestmove has no score: {l}"),
+        Some(l) => assert!(
+            l.contains(" score "),
+            "last info before bestmove has no score: {l}"
+        ),
         None => panic!("no info line before bestmove: {lines:?}"),
     }
 }
