@@ -13,7 +13,7 @@ use super::attacks::{
     between, bishop_attacks, lance_attacks, line, piece_attacks, rook_attacks, step_attacks,
 };
 use super::bitboard::Bitboard;
-use super::sfen::{Setup, SfenError};
+use super::sfen::{parse_move_text, MoveTextError, Setup, SfenError};
 use super::types::{Color, Hand, HandKind, Move, Piece, PieceKind, Square};
 use super::variant::Variant;
 use super::zobrist;
@@ -40,14 +40,9 @@ pub enum PositionError {
 /// Why a USI move text was refused by [`Position::parse_usi_move`]. Every variant names the text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
-    #[error("'{0}' is not a USI move (expected e.g. 7g7f, 8h2b+ or P*5e)")]
-    Unparsable(String),
-    #[error("'{text}': square {square} is not on the {variant} board")]
-    OffBoard {
-        text: String,
-        square: Square,
-        variant: Variant,
-    },
+    /// Bad syntax, a square off the board, or a drop in a variant without drops.
+    #[error(transparent)]
+    Text(#[from] MoveTextError),
     #[error("'{0}': there is no piece on the source square")]
     NoPiece(String),
     #[error("'{0}': the piece on the source square belongs to the side not to move")]
@@ -231,76 +226,17 @@ impl std::fmt::Debug for Position {
     }
 }
 
-/// Standard-shogi back rank from file 9 to file 1.
-const BACK_RANK_9: [PieceKind; 9] = [
-    PieceKind::Lance,
-    PieceKind::Knight,
-    PieceKind::Silver,
-    PieceKind::Gold,
-    PieceKind::King,
-    PieceKind::Gold,
-    PieceKind::Silver,
-    PieceKind::Knight,
-    PieceKind::Lance,
-];
-/// Heian 8x8 back rank of White from file 8 to file 1 (Black's is the same rotated by 180 degrees).
-const BACK_RANK_8: [PieceKind; 8] = [
-    PieceKind::Lance,
-    PieceKind::Knight,
-    PieceKind::Silver,
-    PieceKind::Gold,
-    PieceKind::King,
-    PieceKind::Silver,
-    PieceKind::Knight,
-    PieceKind::Lance,
-];
-
 impl Position {
     // ------------------------------------------------------------------------------------------
     // Construction
     // ------------------------------------------------------------------------------------------
 
-    /// The variant's start position.
+    /// The variant's start position (`variant.startpos_sfen()`).
     pub fn startpos(variant: Variant) -> Position {
-        // Built from a hand-written layout (the same as `variant.startpos_sfen()`) so that the
-        // start position never depends on text parsing; a unit test checks both agree.
-        let files = variant.files();
-        let ranks = variant.ranks();
-        let mut board = [None; 81];
-        let mut put = |color: Color, file: u8, rank: u8, kind: PieceKind| {
-            board[Square::new(file, rank).index()] = Some(Piece::new(color, kind));
-        };
-        let back: &[PieceKind] = if files == 9 {
-            &BACK_RANK_9
-        } else {
-            &BACK_RANK_8
-        };
-        for (i, &kind) in back.iter().enumerate() {
-            // `i` counts from the left edge (highest file) for White, mirrored for Black.
-            let left_file = files - 1 - i as u8;
-            put(Color::White, left_file, 0, kind);
-            put(Color::Black, i as u8, ranks - 1, kind);
-        }
-        for file in 0..files {
-            put(Color::White, file, 2, PieceKind::Pawn);
-            put(Color::Black, file, ranks - 3, PieceKind::Pawn);
-        }
-        if variant.has_kind(PieceKind::Rook) {
-            put(Color::White, 7, 1, PieceKind::Rook);
-            put(Color::White, 1, 1, PieceKind::Bishop);
-            put(Color::Black, 1, ranks - 2, PieceKind::Rook);
-            put(Color::Black, 7, ranks - 2, PieceKind::Bishop);
-        }
-        let setup = Setup {
-            variant,
-            board,
-            hands: [Hand::EMPTY; 2],
-            side_to_move: Color::Black,
-            move_number: 1,
-        };
-        match Position::from_setup(&setup) {
+        match Position::from_setup(&Setup::startpos(variant)) {
             Ok(pos) => pos,
-            Err(e) => unreachable!("start position rejected: {e}"),
+            // A constant of this crate, covered by the tests: not input from outside.
+            Err(e) => panic!("start position of {variant} rejected: {e}"),
         }
     }
 
@@ -986,80 +922,62 @@ impl Position {
         true
     }
 
-    /// Parses a USI move (`7g7f`, `8h2b+`, `P*5e`) and checks that it is legal here.
+    /// Parses a USI move (`7g7f`, `8h2b+`, `P*5e`) and checks that it is legal here; the error says
+    /// why not.
     pub fn parse_usi_move(&self, text: &str) -> Result<Move, MoveError> {
-        let err_text = || text.to_string();
-        let bytes = text.as_bytes();
-        let square = |s: &str| -> Result<Square, MoveError> {
-            let sq = Square::from_usi(s).ok_or_else(|| MoveError::Unparsable(err_text()))?;
-            if self.variant.contains(sq) {
-                Ok(sq)
-            } else {
-                Err(MoveError::OffBoard {
-                    text: err_text(),
-                    square: sq,
-                    variant: self.variant,
-                })
-            }
-        };
-        let m = if bytes.len() == 4 && bytes[1] == b'*' {
-            let kind = HandKind::from_usi_char(bytes[0])
-                .ok_or_else(|| MoveError::Unparsable(err_text()))?;
-            if !bytes[0].is_ascii_uppercase() {
-                return Err(MoveError::Unparsable(err_text()));
-            }
-            let to = square(&text[2..4])?;
-            if !self.st.hands[self.side.index()].has(kind) || !self.variant.has_drops() {
-                return Err(MoveError::NotInHand(err_text()));
-            }
-            let m = Move::drop(kind, to);
-            if !self.is_pseudo_legal(m) {
-                if self.board[to.index()].is_none()
-                    && self.in_check()
-                    && !self.blocks_single_check(to)
-                {
-                    return Err(MoveError::KingInCheck(err_text()));
+        let m = parse_move_text(text, self.variant)?;
+        let t = || text.to_string();
+        let us = self.side;
+        let to = m.to();
+        match (m.from(), m.drop_kind()) {
+            (None, Some(kind)) => {
+                if !self.st.hands[us.index()].has(kind) {
+                    return Err(MoveError::NotInHand(t()));
                 }
-                return Err(MoveError::BadDrop(err_text()));
+                if !self.is_pseudo_legal(m) {
+                    let drop_ok_otherwise = self.board[to.index()].is_none()
+                        && !self.geometry.dead(us, kind.piece_kind()).contains(to)
+                        && (kind != HandKind::Pawn
+                            || ((self.pieces(us, PieceKind::Pawn) & Bitboard::file(to.file()))
+                                .is_empty()
+                                && !self.is_pawn_drop_mate(to)));
+                    return Err(if drop_ok_otherwise {
+                        MoveError::KingInCheck(t())
+                    } else {
+                        MoveError::BadDrop(t())
+                    });
+                }
             }
-            m
-        } else if (bytes.len() == 4 || (bytes.len() == 5 && bytes[4] == b'+')) && text.is_ascii() {
-            let from = square(&text[0..2])?;
-            let to = square(&text[2..4])?;
-            if from == to {
-                return Err(MoveError::CannotMoveThere(err_text()));
+            (Some(from), _) => {
+                let piece = self.board[from.index()].ok_or_else(|| MoveError::NoPiece(t()))?;
+                if piece.color() != us {
+                    return Err(MoveError::NotYourPiece(t()));
+                }
+                if self.by_color[us.index()].contains(to)
+                    || !(piece_attacks(piece, from, self.occupied()) & self.geometry.mask)
+                        .contains(to)
+                {
+                    return Err(MoveError::CannotMoveThere(t()));
+                }
+                let zone = self.geometry.zone[us.index()];
+                let promotion_ok = if m.is_promotion() {
+                    piece.kind().can_promote() && (zone.contains(from) || zone.contains(to))
+                } else {
+                    !self.geometry.dead(us, piece.kind()).contains(to)
+                };
+                if !promotion_ok {
+                    return Err(MoveError::BadPromotion(t()));
+                }
+                if !self.is_pseudo_legal(m) {
+                    return Err(MoveError::KingInCheck(t()));
+                }
             }
-            let promote = bytes.len() == 5;
-            let piece = self.board[from.index()].ok_or_else(|| MoveError::NoPiece(err_text()))?;
-            if piece.color() != self.side {
-                return Err(MoveError::NotYourPiece(err_text()));
-            }
-            if self.by_color[self.side.index()].contains(to)
-                || !(piece_attacks(piece, from, self.occupied()) & self.geometry.mask).contains(to)
-            {
-                return Err(MoveError::CannotMoveThere(err_text()));
-            }
-            let m = Move::normal(from, to, promote);
-            let zone = self.geometry.zone[self.side.index()];
-            let promotion_ok = if promote {
-                piece.kind().can_promote() && (zone.contains(from) || zone.contains(to))
-            } else {
-                !self.geometry.dead(self.side, piece.kind()).contains(to)
-            };
-            if !promotion_ok {
-                return Err(MoveError::BadPromotion(err_text()));
-            }
-            if !self.is_pseudo_legal(m) {
-                return Err(MoveError::KingInCheck(err_text()));
-            }
-            m
-        } else {
-            return Err(MoveError::Unparsable(err_text()));
-        };
+            (None, None) => return Err(MoveError::CannotMoveThere(t())),
+        }
         if self.is_legal_pseudo(m) {
             Ok(m)
         } else {
-            Err(MoveError::KingInCheck(err_text()))
+            Err(MoveError::KingInCheck(t()))
         }
     }
 

@@ -14,7 +14,7 @@
 //! current search's entries.
 
 use crate::core::Move;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// What a stored score means relative to the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,9 +136,8 @@ const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 /// The shared table. `&TranspositionTable` is all a search thread needs (`Sync`: only atomics inside).
 pub struct TranspositionTable {
     buckets: Box<[Bucket]>,
-    /// Current search generation in `0..32`; bumped by `new_search` (single writer: the pool, between
-    /// searches, under `&mut self`).
-    generation: u8,
+    /// Current search generation in `0..32`; bumped by `new_search` (the pool, between searches).
+    generation: AtomicU8,
 }
 
 /// Where a probe landed: the slot to write back to, and what it held if the key matched.
@@ -156,7 +155,7 @@ impl TranspositionTable {
         let count = ((bytes / std::mem::size_of::<Bucket>()) & !1).max(2);
         TranspositionTable {
             buckets: zeroed_buckets(count),
-            generation: 0,
+            generation: AtomicU8::new(0),
         }
     }
 
@@ -166,18 +165,20 @@ impl TranspositionTable {
     }
 
     /// Starts a new search: entries from earlier searches become replaceable first.
-    pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) % GEN_CYCLE;
+    pub fn new_search(&self) {
+        let next = (self.generation() + 1) % GEN_CYCLE;
+        self.generation.store(next, Ordering::Relaxed);
     }
 
+    #[inline]
     pub fn generation(&self) -> u8 {
-        self.generation
+        self.generation.load(Ordering::Relaxed)
     }
 
     /// Empties the table. Large tables are cleared by several threads at once, each zeroing its own
     /// contiguous chunk (a 1 GB table takes a single thread a few hundred ms).
-    pub fn clear(&mut self, threads: usize) {
-        self.generation = 0;
+    pub fn clear(&self, threads: usize) {
+        self.generation.store(0, Ordering::Relaxed);
         let threads = threads.clamp(1, 64);
         const PARALLEL_MIN: usize = 1 << 16; // buckets (4 MB): below this a thread costs more than it saves
         if threads == 1 || self.buckets.len() < PARALLEL_MIN {
@@ -219,6 +220,7 @@ impl TranspositionTable {
     #[inline]
     pub fn probe(&self, key: u64, side: usize) -> Probe<'_> {
         let bucket = self.bucket(key, side);
+        let generation = self.generation();
         let mut victim = &bucket.entries[0];
         let mut victim_worth = i32::MAX;
         for entry in &bucket.entries {
@@ -231,7 +233,7 @@ impl TranspositionTable {
                 };
             }
             // Worth of keeping: depth, minus 8 per generation of age (ages wrap in 32).
-            let age = (GEN_CYCLE + self.generation - generation_of(data)) % GEN_CYCLE;
+            let age = (GEN_CYCLE + generation - generation_of(data)) % GEN_CYCLE;
             let worth = if data == 0 {
                 i32::MIN
             } else {
@@ -275,14 +277,14 @@ impl TranspositionTable {
             }
             // Keep a deeper entry of this search unless the new one is exact.
             if bound != TtBound::Exact
-                && generation_of(old_data) == self.generation
+                && generation_of(old_data) == self.generation()
                 && depth + 4 < old.depth as i32
             {
                 return;
             }
         }
         let depth = depth.clamp(-(DEPTH_OFFSET - 1), 127) as i8;
-        let data = pack(mv16, score, eval, depth, bound, is_pv, self.generation);
+        let data = pack(mv16, score, eval, depth, bound, is_pv, self.generation());
         entry.check.store(key ^ data, Ordering::Relaxed);
         entry.data.store(data, Ordering::Relaxed);
     }
@@ -290,11 +292,12 @@ impl TranspositionTable {
     /// Per mille of the first 1000 buckets' entries written in the current search.
     pub fn hashfull(&self) -> u32 {
         let sample = self.buckets.len().min(1000);
+        let generation = self.generation();
         let mut used = 0usize;
         for bucket in &self.buckets[..sample] {
             for entry in &bucket.entries {
                 let data = entry.data.load(Ordering::Relaxed);
-                if data != 0 && generation_of(data) == self.generation {
+                if data != 0 && generation_of(data) == generation {
                     used += 1;
                 }
             }
@@ -376,7 +379,7 @@ mod tests {
 
     #[test]
     fn replacement_prefers_old_and_shallow() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         // Five keys that land in the same bucket: equal high bits, differing low bits.
         let keys: Vec<u64> = (0..5u64).map(|i| 0xabcd_0000_0000_0000 | i).collect();
         for (i, &k) in keys[..4].iter().enumerate() {
@@ -394,7 +397,7 @@ mod tests {
 
     #[test]
     fn hashfull_and_clear() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         assert_eq!(tt.hashfull(), 0);
         for i in 0..200_000u64 {
             let k = i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
