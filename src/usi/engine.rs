@@ -455,6 +455,8 @@ pub fn search_config(o: &Options) -> SearchConfig {
             slow_mover: o.spin(OptionId::SlowMover),
         },
         ponder_enabled: o.check(OptionId::UsiPonder),
+        // Settings without a USI option (contempt) keep the search's defaults.
+        ..SearchConfig::default()
     }
 }
 
