@@ -10,7 +10,9 @@ use crate::core::attacks;
 use crate::core::movegen;
 use crate::core::position::{EnteringKingRule, Position};
 use crate::core::Variant;
-use crate::search::{self, BestMove, Limits, Pool, SearchConfig, SearchEvent, TimeConfig};
+use crate::search::{
+    self, BestMove, EventSink, Limits, Pool, SearchConfig, SearchEvent, TimeConfig,
+};
 use crate::usi::command::{self, Command, Go, MateLimit, PositionBase, Quoted};
 use crate::usi::display;
 use crate::usi::input::{Input, LineReader};
@@ -49,13 +51,7 @@ struct MateJob {
 pub trait Searcher {
     fn resize_hash(&mut self, mb: usize);
     fn clear_hash(&mut self);
-    fn start(
-        &mut self,
-        pos: Position,
-        limits: Limits,
-        config: SearchConfig,
-        sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
-    );
+    fn start(&mut self, pos: Position, limits: Limits, config: SearchConfig, sink: EventSink);
     fn stop(&self);
     fn ponderhit(&self, clock: Option<Limits>);
     fn abort(&self);
@@ -70,13 +66,7 @@ impl Searcher for Pool {
     fn clear_hash(&mut self) {
         Pool::clear_hash(self)
     }
-    fn start(
-        &mut self,
-        pos: Position,
-        limits: Limits,
-        config: SearchConfig,
-        sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
-    ) {
+    fn start(&mut self, pos: Position, limits: Limits, config: SearchConfig, sink: EventSink) {
         Pool::start(self, pos, limits, config, sink)
     }
     fn stop(&self) {
@@ -463,11 +453,7 @@ pub fn search_config(o: &Options) -> SearchConfig {
 /// The sink a search reports to: formats events onto the output, drops everything once the session is
 /// muted, lets only the first `bestmove` through, and drops a ponder move that is not legal after the
 /// best move (the pool promises legality; this keeps a bug there from reaching the client).
-fn event_sink(
-    out: Output,
-    session: Arc<SearchSession>,
-    root: Position,
-) -> Arc<dyn Fn(SearchEvent) + Send + Sync> {
+fn event_sink(out: Output, session: Arc<SearchSession>, root: Position) -> EventSink {
     Arc::new(move |event| {
         if session.muted.load(Ordering::Acquire) {
             return;
@@ -557,4 +543,231 @@ pub fn run_with<R: Read + Send + 'static, S: Searcher>(input: R, out: Output, po
         }
     }
     engine.shutdown();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Move;
+    use std::io::{Cursor, Write};
+    use std::sync::Mutex;
+
+    /// A scripted pool: answers synchronously (timed searches inside `start`, infinite/ponder ones
+    /// inside `stop`/`ponderhit`), logs every call, and can be told to misbehave.
+    #[derive(Default)]
+    struct Script {
+        calls: Vec<String>,
+        sink: Option<EventSink>,
+        root: Option<Position>,
+        /// Answer twice, or with an illegal ponder move, to test the sink's guards.
+        double_answer: bool,
+        bad_ponder: bool,
+    }
+
+    #[derive(Clone, Default)]
+    struct Fake(Arc<Mutex<Script>>);
+
+    impl Fake {
+        fn calls(&self) -> Vec<String> {
+            self.0.lock().unwrap().calls.clone()
+        }
+        fn answer(&self) {
+            let (sink, root, double, bad) = {
+                let mut s = self.0.lock().unwrap();
+                (s.sink.take(), s.root.take(), s.double_answer, s.bad_ponder)
+            };
+            let (Some(sink), Some(root)) = (sink, root) else {
+                return;
+            };
+            let moves = movegen::legal_moves(&root);
+            let best = moves.as_slice()[0];
+            // The same move again is never legal for the side that just moved.
+            let ponder = if bad { Some(best) } else { None };
+            sink(SearchEvent::BestMove(BestMove::Move { best, ponder }));
+            if double {
+                sink(SearchEvent::BestMove(BestMove::Resign));
+            }
+        }
+    }
+
+    impl Searcher for Fake {
+        fn resize_hash(&mut self, mb: usize) {
+            self.0.lock().unwrap().calls.push(format!("resize {mb}"));
+        }
+        fn clear_hash(&mut self) {
+            self.0.lock().unwrap().calls.push("clear".into());
+        }
+        fn start(&mut self, pos: Position, limits: Limits, c: SearchConfig, sink: EventSink) {
+            {
+                let mut s = self.0.lock().unwrap();
+                s.calls
+                    .push(format!("start threads={} multipv={}", c.threads, c.multipv));
+                s.sink = Some(sink);
+                s.root = Some(pos);
+            }
+            if !limits.infinite && !limits.ponder {
+                self.answer();
+            }
+        }
+        fn stop(&self) {
+            self.0.lock().unwrap().calls.push("stop".into());
+            self.answer();
+        }
+        fn ponderhit(&self, _clock: Option<Limits>) {
+            self.0.lock().unwrap().calls.push("ponderhit".into());
+            self.answer();
+        }
+        fn abort(&self) {
+            let mut s = self.0.lock().unwrap();
+            s.calls.push("abort".into());
+            s.sink = None;
+        }
+        fn wait(&mut self) {}
+        fn is_searching(&self) -> bool {
+            self.0.lock().unwrap().sink.is_some()
+        }
+    }
+
+    #[derive(Clone, Default)]
+    struct Buf(Arc<Mutex<Vec<u8>>>);
+    impl Write for Buf {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Runs the loop over `input` (to end of input) with the scripted pool; returns the output lines.
+    fn session(input: &str, fake: &Fake) -> Vec<String> {
+        let buf = Buf::default();
+        run_with(
+            Cursor::new(input.as_bytes().to_vec()),
+            Output::new(Box::new(buf.clone())),
+            fake.clone(),
+        );
+        let bytes = buf.0.lock().unwrap().clone();
+        String::from_utf8(bytes)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    fn bestmoves(lines: &[String]) -> Vec<&String> {
+        lines.iter().filter(|l| l.starts_with("bestmove")).collect()
+    }
+
+    #[test]
+    fn usi_allocates_nothing_and_isready_does() {
+        let fake = Fake::default();
+        let out = session("usi\n", &fake);
+        assert_eq!(out.last().map(String::as_str), Some("usiok"));
+        assert!(fake.calls().is_empty(), "{:?}", fake.calls());
+        let out = session(
+            "setoption name USI_Hash value 32\nisready\nisready\n",
+            &fake,
+        );
+        assert_eq!(out, vec!["readyok", "readyok"]);
+        assert_eq!(fake.calls(), vec!["resize 32"]);
+    }
+
+    #[test]
+    fn one_bestmove_per_go_and_none_for_idle_stop() {
+        let fake = Fake::default();
+        let out = session(
+            "stop\nposition startpos\ngo infinite\nisready\nstop\nstop\ngo btime 0 wtime 0 byoyomi 100\nstop\n",
+            &fake,
+        );
+        assert_eq!(bestmoves(&out).len(), 2, "{out:?}");
+        // readyok came while the infinite search ran, before its bestmove.
+        let ready = out.iter().position(|l| l == "readyok").unwrap();
+        let first = out.iter().position(|l| l.starts_with("bestmove")).unwrap();
+        assert!(ready < first, "{out:?}");
+        assert_eq!(
+            fake.calls().iter().filter(|c| *c == "stop").count(),
+            1,
+            "{:?}",
+            fake.calls()
+        );
+    }
+
+    #[test]
+    fn go_overtaking_a_search_answers_both() {
+        let fake = Fake::default();
+        let out = session("go infinite\ngo infinite\nstop\n", &fake);
+        assert_eq!(bestmoves(&out).len(), 2, "{out:?}");
+    }
+
+    #[test]
+    fn gameover_and_quit_abort_quietly() {
+        let fake = Fake::default();
+        let out = session("go ponder\ngameover win\nstop\nponderhit\n", &fake);
+        assert!(bestmoves(&out).is_empty(), "{out:?}");
+        assert!(fake.calls().contains(&"abort".to_string()));
+        let fake = Fake::default();
+        let out = session("go infinite\nquit\nstop\n", &fake);
+        assert!(bestmoves(&out).is_empty(), "{out:?}");
+    }
+
+    #[test]
+    fn sink_guards_against_a_misbehaving_pool() {
+        let fake = Fake::default();
+        fake.0.lock().unwrap().double_answer = true;
+        fake.0.lock().unwrap().bad_ponder = true;
+        let out = session("go btime 0 wtime 0 byoyomi 100\n", &fake);
+        let answers = bestmoves(&out);
+        assert_eq!(answers.len(), 1, "{out:?}");
+        assert!(!answers[0].contains("ponder"), "{out:?}");
+    }
+
+    #[test]
+    fn options_reach_the_search_and_variant_resets_position() {
+        let fake = Fake::default();
+        let out = session(
+            "setoption name threads value 3\nsetoption name MULTIPV value 4\nsetoption name USI_Variant value heian8\nd\n",
+            &fake,
+        );
+        assert!(
+            out.iter()
+                .any(|l| l.contains(Variant::Heian8.startpos_sfen())),
+            "{out:?}"
+        );
+        let fake = Fake::default();
+        let out = session(
+            "setoption name threads value 3\nsetoption name MultiPV value 4\nsetoption name USI_Variant value heian\nposition startpos moves 7g7f\ngo depth 1\n",
+            &fake,
+        );
+        assert_eq!(bestmoves(&out).len(), 1);
+        assert!(fake
+            .calls()
+            .contains(&"start threads=3 multipv=4".to_string()));
+    }
+
+    #[test]
+    fn mate_plug_answers_checkmate_not_bestmove() {
+        struct Always;
+        impl MateSolver for Always {
+            fn solve(
+                &self,
+                pos: &Position,
+                _: MateLimit,
+                _: &AtomicBool,
+            ) -> super::super::mate::MateAnswer {
+                let m: Move = movegen::legal_moves(pos).as_slice()[0];
+                super::super::mate::MateAnswer::Mate(vec![m])
+            }
+        }
+        let buf = Buf::default();
+        let mut engine = Engine::new(Output::new(Box::new(buf.clone())), Fake::default())
+            .with_mate_solver(Arc::new(Always));
+        engine.handle_line("go mate 1000");
+        // Joins the solver thread (its answer is not muted: no gameover/quit came).
+        engine.wait_idle();
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        assert!(text.starts_with("checkmate "), "{text}");
+        assert!(!text.contains("bestmove"));
+    }
 }
