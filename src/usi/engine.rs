@@ -145,7 +145,7 @@ impl<S: Searcher> Engine<S> {
             Ok(Some(cmd)) => self.execute(cmd),
             Ok(None) => Flow::Continue,
             Err(e) => {
-                self.out.error(&e);
+                self.out.error(&format_args!("{e} (line ignored)"));
                 Flow::Continue
             }
         }
