@@ -97,7 +97,9 @@ pub enum Flow {
 pub struct Engine<S: Searcher = Pool> {
     out: Output,
     options: Options,
-    pos: Position,
+    /// The position to search; `None` stands for the selected variant's start, built on first use so
+    /// that nothing touches the attack tables before `usiok`.
+    pos: Option<Position>,
     pool: S,
     /// The session of the most recent search (None before the first `go`).
     session: Option<Arc<SearchSession>>,
@@ -116,7 +118,7 @@ impl<S: Searcher> Engine<S> {
         Engine {
             out,
             options: Options::for_this_machine(),
-            pos: Position::startpos(Variant::Shogi),
+            pos: None,
             pool,
             session: None,
             mate_solver: Arc::new(NotImplemented),
@@ -231,7 +233,7 @@ impl<S: Searcher> Engine<S> {
                     ));
                 }
                 if id == OptionId::UsiVariant && self.variant() != old_variant {
-                    self.pos = Position::startpos(self.variant());
+                    self.pos = None;
                     self.out.info_string(&format!(
                         "variant {}: position reset to its start",
                         self.variant()
@@ -258,7 +260,7 @@ impl<S: Searcher> Engine<S> {
         if self.hash_mb.is_some() {
             self.pool.clear_hash();
         }
-        self.pos = Position::startpos(self.variant());
+        self.pos = None;
     }
 
     fn set_position(&mut self, base: PositionBase, moves: &[String]) {
@@ -290,7 +292,13 @@ impl<S: Searcher> Engine<S> {
                 }
             }
         }
-        self.pos = pos;
+        self.pos = Some(pos);
+    }
+
+    /// The current position (the variant's start unless `position` set another).
+    fn position(&mut self) -> &Position {
+        let variant = self.variant();
+        self.pos.get_or_insert_with(|| Position::startpos(variant))
     }
 
     /// Whether the latest search still owes its `bestmove`.
@@ -346,7 +354,7 @@ impl<S: Searcher> Engine<S> {
         self.wait_idle();
         self.prepare();
         for text in searchmoves {
-            match self.pos.parse_usi_move(text) {
+            match self.position().parse_usi_move(text) {
                 Ok(m) => limits.searchmoves.push(m),
                 Err(e) => self.out.error(&format_args!(
                     "go: searchmoves {} skipped: {e}",
@@ -356,9 +364,10 @@ impl<S: Searcher> Engine<S> {
         }
         let session = Arc::new(SearchSession::default());
         self.session = Some(Arc::clone(&session));
-        let sink = event_sink(self.out.clone(), session, self.pos.clone());
+        let pos = self.position().clone();
+        let sink = event_sink(self.out.clone(), session, pos.clone());
         self.pool
-            .start(self.pos.clone(), limits, search_config(&self.options), sink);
+            .start(pos, limits, search_config(&self.options), sink);
     }
 
     /// The one call site of the mate solver.
@@ -369,7 +378,7 @@ impl<S: Searcher> Engine<S> {
         let muted = Arc::new(AtomicBool::new(false));
         let (solver, pos, out) = (
             Arc::clone(&self.mate_solver),
-            self.pos.clone(),
+            self.position().clone(),
             self.out.clone(),
         );
         let (stop2, muted2) = (Arc::clone(&stop), Arc::clone(&muted));
@@ -392,7 +401,7 @@ impl<S: Searcher> Engine<S> {
         self.wait_idle();
         attacks::init();
         let threads = self.options.spin(OptionId::Threads).max(1) as usize;
-        let divide = movegen::perft_divide(&self.pos, depth, threads);
+        let divide = movegen::perft_divide(self.position(), depth, threads);
         for line in output::perft_lines(&divide) {
             self.out.line(&line);
         }
@@ -408,8 +417,8 @@ impl<S: Searcher> Engine<S> {
         }
     }
 
-    fn display(&self) {
-        for line in display::display_lines(&self.pos) {
+    fn display(&mut self) {
+        for line in display::display_lines(self.position()) {
             self.out.info_string(&line);
         }
     }
