@@ -756,6 +756,45 @@ mod tests {
     }
 
     #[test]
+    fn options_map_onto_the_search_config() {
+        let mut o = Options::new(4);
+        let d = search_config(&o);
+        assert_eq!((d.threads, d.multipv), (1, 1));
+        assert_eq!(d.entering_king_rule, EnteringKingRule::Csa27);
+        assert_eq!(d.time, TimeConfig::default());
+        assert!(!d.ponder_enabled);
+        for (name, value) in [
+            ("EnteringKingRule", "NoEnteringKing"),
+            ("NodesLimit", "5000"),
+            ("DepthLimit", "7"),
+            ("ResignValue", "3000"),
+            ("MaxMovesToDraw", "256"),
+            ("NetworkDelay2", "0"),
+            ("USI_Ponder", "true"),
+        ] {
+            o.set(name, Some(value)).unwrap();
+        }
+        let c = search_config(&o);
+        assert_eq!(c.entering_king_rule, EnteringKingRule::None);
+        assert_eq!(
+            (
+                c.nodes_limit,
+                c.depth_limit,
+                c.resign_value,
+                c.max_moves_to_draw
+            ),
+            (5000, 7, 3000, 256)
+        );
+        assert_eq!(c.time.network_delay2, 0);
+        assert!(c.ponder_enabled);
+        o.set("EnteringKingRule", Some("CSARule24")).unwrap();
+        assert_eq!(
+            search_config(&o).entering_king_rule,
+            EnteringKingRule::Csa24
+        );
+    }
+
+    #[test]
     fn mate_plug_answers_checkmate_not_bestmove() {
         struct Always;
         impl MateSolver for Always {
