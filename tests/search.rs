@@ -212,3 +212,18 @@ fn ponder_move_is_legal_after_best() {
         ref other => panic!("expected a move with a ponder move, got {other:?}"),
     }
 }
+
+/// `cargo test --release --test search -- --ignored --nocapture bench_report` prints the bench.
+#[test]
+#[ignore]
+fn bench_report() {
+    let depth = std::env::var("BENCH_DEPTH")
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(9);
+    let r = tokin::search::bench(depth);
+    println!(
+        "bench depth {depth}: nodes {} time {} ms nps {}",
+        r.nodes, r.time_ms, r.nps
+    );
+}
