@@ -497,37 +497,4 @@ pub fn perft_divide(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u6
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn file_fill_marks_whole_files() {
-        let sq = |s| Square::from_usi(s).unwrap();
-        let bb: Bitboard = [sq("1a"), sq("5e"), sq("9i")].into_iter().collect();
-        assert_eq!(
-            file_fill(bb),
-            Bitboard::file(0) | Bitboard::file(4) | Bitboard::file(8)
-        );
-        assert_eq!(file_fill(Bitboard::EMPTY), Bitboard::EMPTY);
-        assert_eq!(file_fill(Bitboard::ALL), Bitboard::ALL);
-        for s in Square::all() {
-            assert_eq!(
-                file_fill(Bitboard::from_square(s)),
-                Bitboard::file(s.file())
-            );
-        }
-    }
-
-    #[test]
-    fn movelist_basics() {
-        let mut list = MoveList::new();
-        assert!(list.is_empty());
-        let m = Move::drop(HandKind::Pawn, Square::new(4, 4));
-        list.push(m);
-        assert_eq!(list.len(), 1);
-        assert!(list.contains(m));
-        assert_eq!(list[0], m);
-        list.retain(|_| false);
-        assert!(list.is_empty());
-    }
-}
+mod tests;

@@ -1100,3 +1100,6 @@ impl Position {
         max_moves != 0 && self.game_ply > max_moves
     }
 }
+
+#[cfg(test)]
+mod tests;
