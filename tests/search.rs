@@ -10,6 +10,12 @@ const STARTPOS: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSN
 const MATE_IN_1: &str = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
 /// Black to move has no legal move (gold on 5h protected by the pawn on 5g).
 const MATED: &str = "4k4/9/9/9/9/9/4p4/4g4/4K4 b - 1";
+/// Mate in 3 plies and no win in 1 (checked by brute force over all moves when chosen).
+const MATE_IN_3: &str = "n6k1/5s3/8R/9/9/9/9/9/K8 b G 1";
+/// Black's bishop on 5e is attacked by the pawn on 5d and cannot be defended profitably.
+const HANGING_BISHOP: &str = "3gk4/4g4/2p3p2/4p4/4B4/2P3P2/9/4G4/4K4 b - 1";
+/// White's rook on 2e stands en prise to Black's silver on 3f: take it.
+const FREE_ROOK: &str = "4k4/9/ppppppppp/9/7r1/6S2/PPPPPPPPP/9/4K4 b - 1";
 /// Black may declare: king in the zone, ten pieces there, 30 points with the hand.
 const DECLARE: &str = "9/4K3G/PPPPPPPPP/9/9/9/9/9/4k4 b 2R2B 1";
 
@@ -79,6 +85,38 @@ fn finds_mate_in_one() {
     assert_eq!(info.score, Score::Mate(1));
     assert_eq!(info.pv[0].to_string(), "G*5b");
     assert_eq!(rec.best_moves().len(), 1);
+}
+
+#[test]
+fn finds_mate_in_three() {
+    let rec = search(MATE_IN_3, depth(6), SearchConfig::default());
+    let info = rec.final_info();
+    assert_eq!(info.score, Score::Mate(3), "{info:?}");
+}
+
+#[test]
+fn does_not_hang_a_piece() {
+    let rec = search(HANGING_BISHOP, depth(6), SearchConfig::default());
+    let info = rec.final_info();
+    let best = info.pv[0];
+    assert_eq!(
+        best.from().map(|s| s.to_string()),
+        Some("5e".to_string()),
+        "pv {:?}",
+        info.pv
+    );
+    let mut p = pos(HANGING_BISHOP);
+    p.do_move(best);
+    assert!(
+        !p.is_attacked(tokin::core::Color::White, best.to()),
+        "bishop hangs after {best}"
+    );
+}
+
+#[test]
+fn takes_a_free_rook() {
+    let rec = search(FREE_ROOK, depth(5), SearchConfig::default());
+    assert_eq!(rec.final_info().pv[0].to_string(), "3f2e");
 }
 
 #[test]
@@ -211,4 +249,19 @@ fn ponder_move_is_legal_after_best() {
         }
         ref other => panic!("expected a move with a ponder move, got {other:?}"),
     }
+}
+
+/// `cargo test --release --test search -- --ignored --nocapture bench_report` prints the bench.
+#[test]
+#[ignore]
+fn bench_report() {
+    let depth = std::env::var("BENCH_DEPTH")
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(9);
+    let r = tokin::search::bench(depth);
+    println!(
+        "bench depth {depth}: nodes {} time {} ms nps {}",
+        r.nodes, r.time_ms, r.nps
+    );
 }
