@@ -105,15 +105,16 @@ impl MoveList {
 
     /// Keeps the moves from index `start` on for which `keep` is true; earlier ones stay.
     pub fn retain_from(&mut self, start: usize, mut keep: impl FnMut(Move) -> bool) {
-        let mut n = start.min(self.len);
-        for i in n..self.len {
+        let start = start.min(self.len);
+        let mut kept = start;
+        for i in start..self.len {
             let m = self.as_slice()[i];
             if keep(m) {
-                self.moves[n] = MaybeUninit::new(m);
-                n += 1;
+                self.moves[kept] = MaybeUninit::new(m);
+                kept += 1;
             }
         }
-        self.len = n;
+        self.len = kept;
     }
 }
 
