@@ -494,10 +494,46 @@ impl Position {
         all & self.by_color[by.index()]
     }
 
+    /// Whether `by` attacks `sq` with sliders seeing through `occupied`. Same answer as
+    /// `attackers_to(..).is_nonempty()`, but the cheap step tests come first and each slider lookup
+    /// is skipped when `by` has no such slider: king-move legality calls this for every king step,
+    /// and it was a fifth of startpos perft time as `attackers_to`.
+    #[inline]
+    pub fn is_attacked_with(&self, by: Color, sq: Square, occupied: Bitboard) -> bool {
+        let opp = by.flip();
+        let theirs = self.by_color[by.index()];
+        let k = |kind: PieceKind| self.by_kind[kind.index()] & theirs;
+        let golds = k(PieceKind::Gold)
+            | k(PieceKind::ProPawn)
+            | k(PieceKind::ProLance)
+            | k(PieceKind::ProKnight)
+            | k(PieceKind::ProSilver);
+        let bishops = k(PieceKind::Bishop) | k(PieceKind::Horse);
+        let rooks = k(PieceKind::Rook) | k(PieceKind::Dragon);
+        let kings = k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon);
+        if ((step_attacks(opp, PieceKind::Pawn, sq) & k(PieceKind::Pawn))
+            | (step_attacks(opp, PieceKind::Knight, sq) & k(PieceKind::Knight))
+            | (step_attacks(opp, PieceKind::Silver, sq) & k(PieceKind::Silver))
+            | (step_attacks(opp, PieceKind::Gold, sq) & golds)
+            | (step_attacks(opp, PieceKind::King, sq) & kings))
+            .is_nonempty()
+        {
+            return true;
+        }
+        let lances = k(PieceKind::Lance);
+        if lances.is_nonempty() && (lance_attacks(opp, sq, occupied) & lances).is_nonempty() {
+            return true;
+        }
+        if bishops.is_nonempty() && (bishop_attacks(sq, occupied) & bishops).is_nonempty() {
+            return true;
+        }
+        rooks.is_nonempty() && (rook_attacks(sq, occupied) & rooks).is_nonempty()
+    }
+
     /// Whether `by` attacks `sq` on the current board.
     #[inline]
     pub fn is_attacked(&self, by: Color, sq: Square) -> bool {
-        self.attackers_to(by, sq, self.occupied()).is_nonempty()
+        self.is_attacked_with(by, sq, self.occupied())
     }
 
     /// The piece that moves: the board piece on the source square, or the dropped piece. For a move
@@ -731,12 +767,22 @@ impl Position {
         let k = |kind: PieceKind| self.by_kind[kind.index()];
         // Enemy sliders that would hit the king on an empty board. An enemy lance aims at our king
         // from the squares our own lance on `ksq` would move to.
-        let snipers = ((rook_attacks(ksq, Bitboard::EMPTY)
-            & (k(PieceKind::Rook) | k(PieceKind::Dragon)))
-            | (bishop_attacks(ksq, Bitboard::EMPTY)
-                & (k(PieceKind::Bishop) | k(PieceKind::Horse)))
-            | (lance_attacks(color, ksq, Bitboard::EMPTY) & k(PieceKind::Lance)))
-            & self.by_color[them.index()];
+        let theirs = self.by_color[them.index()];
+        let rooks = (k(PieceKind::Rook) | k(PieceKind::Dragon)) & theirs;
+        let bishops = (k(PieceKind::Bishop) | k(PieceKind::Horse)) & theirs;
+        let lances = k(PieceKind::Lance) & theirs;
+        // Each lookup is skipped when the enemy has no such slider (common in the endgame and
+        // always for rook and bishop in Heian).
+        let mut snipers = Bitboard::EMPTY;
+        if rooks.is_nonempty() {
+            snipers |= rook_attacks(ksq, Bitboard::EMPTY) & rooks;
+        }
+        if bishops.is_nonempty() {
+            snipers |= bishop_attacks(ksq, Bitboard::EMPTY) & bishops;
+        }
+        if lances.is_nonempty() {
+            snipers |= lance_attacks(color, ksq, Bitboard::EMPTY) & lances;
+        }
         let mut blockers = Bitboard::EMPTY;
         for sniper in snipers {
             let b = between(ksq, sniper) & occ;
@@ -876,7 +922,7 @@ impl Position {
             // The king must not step onto an attacked square; it is removed from the occupancy so
             // that a slider's line through its old square still counts ("behind itself").
             let occ = self.occupied().without(from);
-            return self.attackers_to(us.flip(), to, occ).is_empty();
+            return !self.is_attacked_with(us.flip(), to, occ);
         }
         !self.st.blockers[us.index()].contains(from) || line(ksq, from).contains(to)
     }
@@ -915,7 +961,7 @@ impl Position {
             & !self.by_color[them.index()];
         let occ_without_king = occ.without(ksq);
         for esc in escapes {
-            if self.attackers_to(us, esc, occ_without_king).is_empty() {
+            if !self.is_attacked_with(us, esc, occ_without_king) {
                 return false;
             }
         }
