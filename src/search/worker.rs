@@ -20,7 +20,7 @@ use super::tt::{TranspositionTable, TtBound};
 use super::values::evaluate;
 use crate::core::attacks::step_attacks;
 use crate::core::movegen::generate_evasions;
-use crate::core::{Move, MoveList, PieceKind, Position, Repetition, Variant};
+use crate::core::{HandKind, Move, MoveList, PieceKind, Position, Repetition, Variant};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
@@ -670,10 +670,11 @@ impl Worker {
         None
     }
 
-    /// A move that mates at once, looked for among checks landing next to the enemy king (drops
-    /// and board moves, with and without promotion; knight checks included). Pawn drops are skipped:
-    /// a pawn drop that mates is illegal (uchifuzume). Distant slider checks are not tried: they
-    /// rarely mate and the search finds them anyway.
+    /// A move that mates at once, looked for among direct checks landing next to the enemy king
+    /// (drops and board moves, with and without promotion; knight checks included). Candidates are
+    /// filtered by the position's check squares before any legality test, so a node with nothing to
+    /// try costs a few bitboard operations. Pawn drops are skipped: a pawn drop that mates is illegal
+    /// (uchifuzume). Distant slider checks are left to the search.
     fn mate_in_one(&mut self) -> Option<Move> {
         let pos = &mut self.pos;
         let us = pos.side_to_move();
@@ -687,19 +688,32 @@ impl Worker {
         let occupied = pos.occupied();
         let mut candidates = MoveList::new();
         for to in around.iter() {
-            // Board moves onto `to`.
             for from in pos.attackers_to(us, to, occupied).iter() {
-                for promote in [true, false] {
-                    let m = Move::normal(from, to, promote);
+                let Some(piece) = pos.piece_on(from) else {
+                    continue;
+                };
+                let kind = piece.kind();
+                if pos.check_squares(kind).contains(to) {
+                    let m = Move::normal(from, to, false);
                     if pos.is_pseudo_legal(m) {
                         candidates.push(m);
                     }
                 }
+                if let Some(promoted) = kind.promoted() {
+                    if pos.check_squares(promoted).contains(to) {
+                        let m = Move::normal(from, to, true);
+                        if pos.is_pseudo_legal(m) {
+                            candidates.push(m);
+                        }
+                    }
+                }
             }
-            // Drops onto `to` (empty squares only).
             if !occupied.contains(to) {
                 for (kind, count) in hand.iter() {
-                    if count > 0 && kind != crate::core::HandKind::Pawn {
+                    if count > 0
+                        && kind != HandKind::Pawn
+                        && pos.check_squares(kind.piece_kind()).contains(to)
+                    {
                         let m = Move::drop(kind, to);
                         if pos.is_pseudo_legal(m) {
                             candidates.push(m);
@@ -710,7 +724,7 @@ impl Worker {
         }
         let mut evasions = MoveList::new();
         for &m in candidates.iter() {
-            if !pos.gives_check(m) || !pos.is_legal_pseudo(m) {
+            if !pos.is_legal_pseudo(m) {
                 continue;
             }
             pos.do_move(m);
