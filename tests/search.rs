@@ -265,3 +265,40 @@ fn bench_report() {
         r.nodes, r.time_ms, r.nps
     );
 }
+
+/// `cargo test --release --test search -- --ignored --nocapture smp_report`: time to depth and nps
+/// with 1 and 2 threads over the first bench positions.
+#[test]
+#[ignore]
+fn smp_report() {
+    let depth = std::env::var("SMP_DEPTH")
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(10);
+    for threads in [1, 2] {
+        let mut pool = Pool::new();
+        pool.resize_hash(64);
+        let (mut time_ms, mut nodes) = (0u64, 0u64);
+        for sfen in &tokin::search::bench::POSITIONS[..8] {
+            pool.clear_hash();
+            let (rec, sink) = Recorder::new();
+            let config = SearchConfig {
+                threads,
+                ..SearchConfig::default()
+            };
+            pool.start(pos(sfen), depth_limits(depth), config, sink);
+            pool.wait();
+            let info = rec.final_info();
+            time_ms += info.time_ms;
+            nodes += info.nodes;
+        }
+        println!(
+            "threads {threads}: depth {depth} in {time_ms} ms, {nodes} nodes, {} nps",
+            nodes * 1000 / time_ms.max(1)
+        );
+    }
+}
+
+fn depth_limits(d: u32) -> Limits {
+    depth(d)
+}

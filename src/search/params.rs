@@ -32,8 +32,11 @@ params! {
     RFP_MAX_DEPTH = 8, 4, 12, 1;
     /// Razoring: drop into quiescence when `eval + margin * depth < alpha` at depth <= 2.
     RAZOR_MARGIN = 450, 200, 800, 25;
+    RAZOR_MAX_DEPTH = 2, 0, 4, 1;
     /// Null-move reduction: `R = base + depth / div + min((eval - beta) / eval_div, 3)`.
     NMP_BASE = 3, 2, 5, 1;
+    /// Null move is tried from this depth on.
+    NMP_MIN_DEPTH = 3, 1, 6, 1;
     NMP_DEPTH_DIV = 4, 2, 6, 1;
     NMP_EVAL_DIV = 200, 100, 400, 20;
     /// From this depth on a null-move cutoff is verified by a reduced search without null moves.
@@ -44,13 +47,16 @@ params! {
     FUTILITY_MAX_DEPTH = 8, 4, 12, 1;
     /// Late-move pruning: quiet moves after `(base + depth^2) / (2 - improving)` are skipped.
     LMP_BASE = 3, 1, 6, 1;
-    /// SEE pruning thresholds per depth (cp, negative): quiets `quiet * depth`, captures
-    /// `capture * depth^2`... applied up to `SEE_PRUNE_MAX_DEPTH`.
+    LMP_MAX_DEPTH = 8, 0, 12, 1;
+    /// SEE pruning thresholds (cp, negative): quiets `quiet * lmr_depth`, captures
+    /// `capture * depth`, applied below `SEE_PRUNE_MAX_DEPTH`.
     SEE_QUIET_MARGIN = -60, -150, -20, 5;
-    SEE_CAPTURE_MARGIN = -30, -100, -10, 5;
+    SEE_CAPTURE_MARGIN = -100, -250, -20, 10;
     SEE_PRUNE_MAX_DEPTH = 8, 4, 12, 1;
     /// Late-move reductions: `r = base/100 + ln(depth) * ln(moves) * 100 / div`.
     LMR_BASE = 75, 0, 150, 5;
+    /// Moves are reduced from this depth on.
+    LMR_MIN_DEPTH = 2, 1, 6, 1;
     LMR_DIV = 225, 150, 350, 10;
     /// History score that cancels one ply of reduction.
     LMR_HISTORY_DIV = 8000, 2000, 20000, 500;
@@ -64,8 +70,10 @@ params! {
     HISTORY_BONUS_MULT = 160, 50, 400, 10;
     HISTORY_BONUS_SUB = 100, 0, 300, 10;
     HISTORY_BONUS_MAX = 1600, 400, 4000, 100;
-    /// Mate-in-one probing at nodes down to this remaining depth (cheaper below: not done).
-    MATE1_MIN_DEPTH = 1, 1, 8, 1;
+    /// Mate-in-one probing at nodes with at least this remaining depth.
+    MATE1_MIN_DEPTH = 1, 1, 99, 1;
+    /// Check extension (1 = on).
+    CHECK_EXTENSION = 1, 0, 1, 1;
     /// Score of a position whose side to move reached it again with strictly more in hand
     /// (superior repetition): a large, non-mate bound.
     SUPERIOR_REPETITION = 3000, 500, 10000, 100;

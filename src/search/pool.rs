@@ -208,6 +208,8 @@ impl Pool {
                 .collect(),
             clock: Mutex::new((time, 0)),
             pondering: AtomicBool::new(limits.ponder),
+            sink: Arc::clone(&sink),
+            last_report: AtomicU64::new(0),
         });
         let control = Arc::new(Control {
             shared,
