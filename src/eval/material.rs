@@ -2,7 +2,7 @@
 
 use super::params::Weights;
 use crate::core::position::Position;
-use crate::core::{Color, Hand, HandKind, PieceKind};
+use crate::core::{Color, Hand, HandKind};
 
 /// Value of `color`'s pieces in hand. A hand piece is worth more than the same piece on the board (it
 /// can be dropped where it is needed) and the first copy of a kind carries the drop threats, so it
@@ -22,24 +22,13 @@ pub fn hand_material(w: &Weights, hand: Hand) -> i32 {
     sum
 }
 
-/// Value of `color`'s pieces on the board (the king counts nothing).
+/// Material balance from Black's view, given each side's board material (summed by the piece pass):
+/// hands added where drops exist, the whole scaled where they do not.
 #[inline]
-pub fn board_material(w: &Weights, pos: &Position, color: Color) -> i32 {
-    let mut sum = 0;
-    for kind in PieceKind::ALL {
-        sum += pos.pieces(color, kind).count() as i32 * w.board[kind.index()];
-    }
-    sum
-}
-
-/// Material balance from Black's view, scaled for variants without drops.
-#[inline]
-pub fn material(w: &Weights, pos: &Position) -> i32 {
-    let mut score = board_material(w, pos, Color::Black) - board_material(w, pos, Color::White);
+pub fn material(w: &Weights, pos: &Position, board: [i32; 2]) -> i32 {
+    let score = board[Color::Black.index()] - board[Color::White.index()];
     if pos.variant().has_drops() {
-        score +=
-            hand_material(w, pos.hand(Color::Black)) - hand_material(w, pos.hand(Color::White));
-        score
+        score + hand_material(w, pos.hand(Color::Black)) - hand_material(w, pos.hand(Color::White))
     } else {
         score * w.no_drop_material_scale / 64
     }

@@ -92,7 +92,7 @@ impl Breakdown {
             king_safety::king_safety(w, pos, &frame, Color::Black, &black_att, &white_att)
                 - king_safety::king_safety(w, pos, &frame, Color::White, &white_att, &black_att);
         Breakdown {
-            material: material::material(w, pos),
+            material: material::material(w, pos, [black.material, white.material]),
             placement: black.placement - white.placement,
             mobility: black.mobility - white.mobility,
             king_safety,

@@ -22,6 +22,8 @@ pub struct SideAttacks {
 /// The scored terms of one side's piece pass (from that side's view).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PieceTerms {
+    /// Board material (summed here rather than by popcounts per kind: the pass visits every piece).
+    pub material: i32,
     pub placement: i32,
     pub mobility: i32,
 }
@@ -84,7 +86,9 @@ pub fn scan(w: &Weights, pos: &Position, frame: &Frame, us: Color) -> (PieceTerm
             continue;
         }
         let class = Class::of(kind);
+        let value = w.board[kind.index()];
         for sq in bb {
+            terms.material += value;
             let att = attacks_of(us, kind, sq, frame.occupied) & frame.board;
             side.attacked |= att;
             let Some(class) = class else {
