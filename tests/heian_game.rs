@@ -87,3 +87,31 @@ fn heian8_engine_vs_engine() {
     eprintln!("heian8: {result:?} after {plies} plies");
     assert!(plies > 0);
 }
+
+#[test]
+fn heian_engine_refuses_a_shogi_sfen_and_drops() {
+    let mut e = engine(Variant::Heian);
+    // A 9x9 SFEN while Heian is selected: an error line, the previous position is kept.
+    e.send(&format!("position sfen {}", Variant::Shogi.startpos_sfen()));
+    e.read_until(
+        |l| l.starts_with("info string error") && l.contains("bad SFEN"),
+        QUICK,
+        "the bad-SFEN error",
+    );
+    // A drop in the move list: refused, the position after the moves before it is used.
+    e.send("position startpos moves 5f5e P*5d");
+    e.read_until(
+        |l| l.starts_with("info string error") && l.contains("P*5d"),
+        QUICK,
+        "the refused drop",
+    );
+    let mut game = Game::new();
+    game.variant = Variant::Heian;
+    game.moves.push("5f5e".to_string());
+    let pos = game.position();
+    let (line, _, _) = e.go("go depth 2", Duration::from_secs(30));
+    let (best, _) = check_bestmove(&line, &pos);
+    assert!(!best.contains('*'), "{line}");
+    e.send("quit");
+    e.wait_exit(QUICK);
+}
