@@ -251,3 +251,12 @@ fn match_depth_n_vs_depth_n_minus_2() {
         assert!(w > 2 * l, "{variant}: +{w} -{l} ={d}");
     }
 }
+
+#[test]
+fn a_bared_side_resigns() {
+    // White has nothing but its king (Black just took the last piece): the game is over, and a GUI
+    // that does not know the bare-king rule gets `resign` instead of a move.
+    let pos = heian("4k4/9/9/9/9/4G4/9/K8 w - 1");
+    let (best, _) = Engine::new(3).think(&pos);
+    assert_eq!(best, BestMove::Resign);
+}
