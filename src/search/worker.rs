@@ -310,6 +310,10 @@ impl Worker {
 
     /// Runs iterative deepening until stopped (helpers) or until the main thread's limits say so.
     pub fn iterate(&mut self, main: Option<&MainDuties<'_>>) {
+        #[cfg(test)]
+        if tests::INJECT_PANIC.load(Ordering::Relaxed) {
+            panic!("panic injected by a test");
+        }
         let max_depth = main
             .map_or(MAX_PLY as u32 - 1, |m| m.max_depth)
             .min(MAX_PLY as u32 - 1);
@@ -1231,4 +1235,12 @@ impl Worker {
         );
         best_score
     }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    /// Makes every search thread panic at its start (for the pool's panic-recovery test).
+    pub(crate) static INJECT_PANIC: AtomicBool = AtomicBool::new(false);
 }
