@@ -9,7 +9,8 @@
 //! index = offset[s] + (fold(occupied & mask[s]) * magic[s]) >> (64 - bits[s])
 //! ```
 //!
-//! where `bits[s]` is the number of squares in the mask (at most 14 on 9x9: a rook in a corner).
+//! where `bits[s]` is at least the number of squares in the mask (at most 14 on 9x9: a rook in a
+//! corner) and at most one more (see below).
 //!
 //! **The fold.** A bitboard has 81 bits; the multiply wants 64. `fold(x) = lo ^ (hi << 1)` (with
 //! `lo`/`hi` the low and high 64-bit halves) costs two instructions and, for every one of the 162
@@ -21,8 +22,8 @@
 //! **The magic numbers** are constants below, found offline by a deterministic seeded search
 //! (`find_magics`, an ignored test in this file that prints both tables: `cargo test --release
 //! find_magics -- --ignored --nocapture`, about 30 s). A search at start-up was measured first and
-//! rejected: with the index exactly as wide as the mask, the 12-bit bishop on 5e and most 13/14-bit
-//! rook squares needed millions of candidates (seconds, far over a 50 ms start-up budget). The
+//! rejected: with the index exactly as wide as the mask, the 12-bit bishop on 5e took over 5 million
+//! candidates and a rook search did not finish in 100 s (far over a 50 ms start-up budget). The
 //! generator tries the exact width for 300 000 candidates and then widens the index by one bit; 2
 //! bishop and 21 rook squares took the wider index (rook 634 880 entries, 10 MB; bishop 25 344).
 //! Start-up only fills the tables, and checks every subset of every mask while doing so: two
@@ -94,6 +95,7 @@ impl SliderTable {
         directions: &[(i32, i32)],
         numbers: &[(u64, u8); Square::NUM],
     ) -> SliderTable {
+        let rays = Rays::new(directions);
         let mut magics = [Magic::EMPTY; Square::NUM];
         let mut attacks: Vec<Bitboard> = Vec::new();
         let mut filled: Vec<bool> = Vec::new();
@@ -119,7 +121,7 @@ impl SliderTable {
                 offset: offset as u32,
             };
             for occupied in mask.subsets() {
-                let reach = slide(sq, directions, occupied);
+                let reach = rays.reach(sq, occupied);
                 let i = entry.index(occupied);
                 if filled[i - offset] {
                     assert_eq!(
@@ -148,6 +150,49 @@ impl SliderTable {
     #[cfg(test)]
     pub(super) fn mask(&self, sq: Square) -> Bitboard {
         self.magics[sq.index()].mask
+    }
+}
+
+/// Empty-board rays per direction and square, to compute attacks for table construction by
+/// finding each ray's first blocker with one bit scan. Walking the rays square by square for all
+/// 660 000 table entries took most of the start-up time.
+struct Rays {
+    rays: [[Bitboard; Square::NUM]; 4],
+    /// Whether the direction runs toward higher square indices (its first blocker is the lowest bit).
+    ascending: [bool; 4],
+}
+
+impl Rays {
+    fn new(directions: &[(i32, i32)]) -> Rays {
+        let mut rays = [[Bitboard::EMPTY; Square::NUM]; 4];
+        let mut ascending = [false; 4];
+        for (d, &(df, dr)) in directions.iter().enumerate() {
+            ascending[d] = 9 * df + dr > 0;
+            for sq in Square::all() {
+                rays[d][sq.index()] = slide(sq, &[(df, dr)], Bitboard::EMPTY);
+            }
+        }
+        Rays { rays, ascending }
+    }
+
+    fn reach(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        let mut reach = Bitboard::EMPTY;
+        for (rays, &ascending) in self.rays.iter().zip(&self.ascending) {
+            let ray = rays[sq.index()];
+            let blockers = (occupied & ray).to_u128();
+            reach |= if blockers == 0 {
+                ray
+            } else {
+                let first = if ascending {
+                    blockers.trailing_zeros()
+                } else {
+                    127 - blockers.leading_zeros()
+                };
+                // Everything past the first blocker is shadowed; the blocker itself is attacked.
+                Bitboard::from_u128(ray.to_u128() & !rays[first as usize].to_u128())
+            };
+        }
+        reach
     }
 }
 
