@@ -371,6 +371,21 @@ fn smp_report() {
             "threads {threads}: depth {depth} in {time_ms} ms, {nodes} nodes, {} nps",
             nodes * 1000 / time_ms.max(1)
         );
+        // What a `go` costs beyond the search itself (thread start, root setup, answer).
+        let start = std::time::Instant::now();
+        for _ in 0..20 {
+            let (_rec, sink) = Recorder::new();
+            let config = SearchConfig {
+                threads,
+                ..SearchConfig::default()
+            };
+            pool.start(pos(STARTPOS), depth_limits(1), config, sink);
+            pool.wait();
+        }
+        println!(
+            "threads {threads}: go depth 1 round trip {} us",
+            start.elapsed().as_micros() / 20
+        );
     }
 }
 
