@@ -382,21 +382,24 @@ impl Worker {
             if is_mate_score(score) && (super::score::MATE - score.abs()) as u32 * 2 + 2 <= depth {
                 break;
             }
-            if self.root_moves.len() == 1 && depth >= 4 {
-                break;
-            }
             let (limits, clock_start) = *self
                 .shared()
                 .clock
                 .lock()
                 .unwrap_or_else(|e| e.into_inner());
-            let drop = if prev_iteration_score == -INFINITE {
+            // A single legal move needs no thinking time (but a `go depth N` still gets its depth).
+            if self.root_moves.len() == 1 && depth >= 4 && limits.hard.is_some() {
+                break;
+            }
+            let score_drop = if prev_iteration_score == -INFINITE {
                 0
             } else {
                 prev_iteration_score - score
             };
             prev_iteration_score = score;
-            if let Some(soft) = limits.adjusted_soft(stable_iterations, best_move_changes, drop) {
+            if let Some(soft) =
+                limits.adjusted_soft(stable_iterations, best_move_changes, score_drop)
+            {
                 let elapsed = self.shared().elapsed_ms().saturating_sub(clock_start);
                 if elapsed >= soft {
                     break;
