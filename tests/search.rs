@@ -251,6 +251,81 @@ fn ponder_move_is_legal_after_best() {
     }
 }
 
+#[test]
+fn multipv_reports_distinct_lines() {
+    let config = SearchConfig {
+        multipv: 3,
+        ..SearchConfig::default()
+    };
+    let rec = search(STARTPOS, depth(5), config);
+    let infos: Vec<_> = rec
+        .events()
+        .into_iter()
+        .filter_map(|e| match e {
+            SearchEvent::Info(i) if i.depth == 5 && i.multipv > 0 => Some(i),
+            _ => None,
+        })
+        .collect();
+    let mut firsts: Vec<_> = infos
+        .iter()
+        .filter(|i| i.multipv <= 3)
+        .map(|i| (i.multipv, i.pv[0]))
+        .collect();
+    firsts.sort_by_key(|(k, _)| *k);
+    firsts.dedup_by_key(|(k, _)| *k);
+    assert_eq!(firsts.len(), 3, "{infos:?}");
+    assert!(firsts[0].1 != firsts[1].1 && firsts[1].1 != firsts[2].1 && firsts[0].1 != firsts[2].1);
+}
+
+#[test]
+fn node_limit_is_respected() {
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let rec = search(STARTPOS, limits, SearchConfig::default());
+    let info = rec.final_info();
+    // Checked every 1024 nodes.
+    assert!(info.nodes <= 20_000 + 1024, "{}", info.nodes);
+    assert_eq!(rec.best_moves().len(), 1);
+}
+
+#[test]
+fn movetime_is_respected() {
+    let start = std::time::Instant::now();
+    let rec = search(
+        STARTPOS,
+        Limits {
+            movetime: Some(300),
+            ..Limits::default()
+        },
+        SearchConfig::default(),
+    );
+    let elapsed = start.elapsed().as_millis();
+    assert_eq!(rec.best_moves().len(), 1);
+    // movetime minus NetworkDelay, plus thread start and a loaded test machine's slack.
+    assert!(elapsed < 600, "took {elapsed} ms");
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let p = pos(STARTPOS);
+    let only = p.parse_usi_move("9g9f").unwrap();
+    let limits = Limits {
+        depth: Some(4),
+        searchmoves: vec![only],
+        ..Limits::default()
+    };
+    let rec = search(STARTPOS, limits, SearchConfig::default());
+    assert_eq!(
+        rec.best_moves(),
+        vec![BestMove::Move {
+            best: only,
+            ponder: None
+        }]
+    );
+}
+
 /// `cargo test --release --test search -- --ignored --nocapture bench_report` prints the bench.
 #[test]
 #[ignore]
@@ -295,6 +370,21 @@ fn smp_report() {
         println!(
             "threads {threads}: depth {depth} in {time_ms} ms, {nodes} nodes, {} nps",
             nodes * 1000 / time_ms.max(1)
+        );
+        // What a `go` costs beyond the search itself (thread start, root setup, answer).
+        let start = std::time::Instant::now();
+        for _ in 0..20 {
+            let (_rec, sink) = Recorder::new();
+            let config = SearchConfig {
+                threads,
+                ..SearchConfig::default()
+            };
+            pool.start(pos(STARTPOS), depth_limits(1), config, sink);
+            pool.wait();
+        }
+        println!(
+            "threads {threads}: go depth 1 round trip {} us",
+            start.elapsed().as_micros() / 20
         );
     }
 }

@@ -70,8 +70,10 @@ params! {
     HISTORY_BONUS_MULT = 160, 50, 400, 10;
     HISTORY_BONUS_SUB = 100, 0, 300, 10;
     HISTORY_BONUS_MAX = 1600, 400, 4000, 100;
-    /// Mate-in-one probing at nodes with at least this remaining depth.
-    MATE1_MIN_DEPTH = 1, 1, 99, 1;
+    /// Mate-in-one probing at nodes with at least this remaining depth. Measured on the bench at
+    /// depth 8 (real eval): every node (1) 694618 nodes and twice the time of none (575577);
+    /// from depth 3 on, 534708 nodes in the least time; from 6 on it never fires.
+    MATE1_MIN_DEPTH = 3, 1, 99, 1;
     /// Check extension (1 = on).
     CHECK_EXTENSION = 1, 0, 1, 1;
     /// Score of a position whose side to move reached it again with strictly more in hand

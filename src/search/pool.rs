@@ -593,6 +593,46 @@ mod tests {
         }
     }
 
+    /// Every search thread panics; the pool still answers exactly once with a legal move.
+    #[test]
+    fn panic_in_search_still_answers_legally() {
+        use crate::core::{Position, Variant};
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let sink_events = Arc::clone(&events);
+        let sink: EventSink = Arc::new(move |e| sink_events.lock().unwrap().push(e));
+        super::super::worker::tests::INJECT_PANIC.store(true, Ordering::Relaxed);
+        let mut pool = Pool::new();
+        pool.resize_hash(1);
+        let pos = Position::startpos(Variant::Shogi);
+        let config = SearchConfig {
+            threads: 2,
+            ..SearchConfig::default()
+        };
+        pool.start(
+            pos.clone(),
+            Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+            config,
+            sink,
+        );
+        pool.wait();
+        super::super::worker::tests::INJECT_PANIC.store(false, Ordering::Relaxed);
+        let events = events.lock().unwrap();
+        let best: Vec<_> = events
+            .iter()
+            .filter_map(|e| match e {
+                SearchEvent::BestMove(b) => Some(*b),
+                _ => None,
+            })
+            .collect();
+        match best[..] {
+            [BestMove::Move { best, .. }] => assert!(pos.is_legal(best)),
+            ref other => panic!("expected one legal move, got {other:?}"),
+        }
+    }
+
     #[test]
     fn vote_prefers_consensus_and_mates() {
         use crate::core::Square;

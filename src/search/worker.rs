@@ -319,6 +319,10 @@ impl Worker {
 
     /// Runs iterative deepening until stopped (helpers) or until the main thread's limits say so.
     pub fn iterate(&mut self, main: Option<&MainDuties<'_>>) {
+        #[cfg(test)]
+        if tests::INJECT_PANIC.load(Ordering::Relaxed) {
+            panic!("panic injected by a test");
+        }
         let max_depth = main
             .map_or(MAX_PLY as u32 - 1, |m| m.max_depth)
             .min(MAX_PLY as u32 - 1);
@@ -387,21 +391,24 @@ impl Worker {
             if is_mate_score(score) && (super::score::MATE - score.abs()) as u32 * 2 + 2 <= depth {
                 break;
             }
-            if self.root_moves.len() == 1 && depth >= 4 {
-                break;
-            }
             let (limits, clock_start) = *self
                 .shared()
                 .clock
                 .lock()
                 .unwrap_or_else(|e| e.into_inner());
-            let drop = if prev_iteration_score == -INFINITE {
+            // A single legal move needs no thinking time (but a `go depth N` still gets its depth).
+            if self.root_moves.len() == 1 && depth >= 4 && limits.hard.is_some() {
+                break;
+            }
+            let score_drop = if prev_iteration_score == -INFINITE {
                 0
             } else {
                 prev_iteration_score - score
             };
             prev_iteration_score = score;
-            if let Some(soft) = limits.adjusted_soft(stable_iterations, best_move_changes, drop) {
+            if let Some(soft) =
+                limits.adjusted_soft(stable_iterations, best_move_changes, score_drop)
+            {
                 let elapsed = self.shared().elapsed_ms().saturating_sub(clock_start);
                 if elapsed >= soft {
                     break;
@@ -1247,4 +1254,12 @@ impl Worker {
         );
         best_score
     }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    /// Makes every search thread panic at its start (for the pool's panic-recovery test).
+    pub(crate) static INJECT_PANIC: AtomicBool = AtomicBool::new(false);
 }
