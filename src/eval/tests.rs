@@ -227,3 +227,43 @@ fn capture_values_include_the_hand_piece_only_with_drops() {
     );
     assert_eq!(capture_value(PieceKind::King, true), 0);
 }
+
+/// Random games (a fixed-seed generator, so failures reproduce): every position on the way must
+/// evaluate the same as its mirror. Covers hands, promotions, kings in odd places and all variants.
+#[test]
+fn random_playouts_are_colour_symmetric() {
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        // xorshift64*
+        seed ^= seed >> 12;
+        seed ^= seed << 25;
+        seed ^= seed >> 27;
+        seed.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    };
+    let mut checked = 0;
+    for variant in Variant::ALL {
+        for _game in 0..12 {
+            let mut pos = Position::startpos(variant);
+            for _ply in 0..120 {
+                let sfen = pos.to_sfen();
+                let mirrored = mirror_sfen(&sfen);
+                assert_eq!(
+                    evaluate(&pos),
+                    evaluate(
+                        &Position::from_sfen(&mirrored, variant)
+                            .expect("mirror of a legal position")
+                    ),
+                    "{sfen} vs {mirrored}"
+                );
+                checked += 1;
+                let moves = crate::core::movegen::legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves.as_slice()[(next() % moves.len() as u64) as usize];
+                pos.do_move(m);
+            }
+        }
+    }
+    assert!(checked > 1000);
+}
