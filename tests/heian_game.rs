@@ -115,3 +115,29 @@ fn heian_engine_refuses_a_shogi_sfen_and_drops() {
     e.send("quit");
     e.wait_exit(QUICK);
 }
+
+/// Start-position perft 3 (see tests/heian.rs) through both front ends: `go perft` after selecting the
+/// variant, and the `tokin perft --variant` subcommand.
+#[test]
+fn perft_through_usi_and_cli() {
+    for (variant, nodes) in [(Variant::Heian, 17_108), (Variant::Heian8, 10_296)] {
+        let expected = format!("Nodes searched: {nodes}");
+        let mut e = engine(variant);
+        e.send("position startpos");
+        e.send("go perft 3");
+        e.expect(&expected, Duration::from_secs(30));
+        e.send("quit");
+        e.wait_exit(QUICK);
+
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tokin"))
+            .args(["perft", "3", "--variant", variant.usi_name()])
+            .output()
+            .expect("run tokin perft");
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.lines().any(|l| l == expected),
+            "{variant}: no '{expected}' in\n{text}"
+        );
+    }
+}
