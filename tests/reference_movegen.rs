@@ -500,6 +500,35 @@ fn check_staged(pos: &Position, failures: &mut Vec<String>) {
         failures.push(format!("staged generation differs at {}", pos.to_sfen()));
     }
     if !pos.in_check() {
+        // Captures hold exactly the legal captures and the pawn promotions that capture nothing.
+        let mut captures = MoveList::new();
+        generate_captures(pos, &mut captures);
+        let expected: BTreeSet<u16> = reference::legal(&setup)
+            .into_iter()
+            .filter(|&m| {
+                let pawn_push = m
+                    .from()
+                    .and_then(|from| setup.piece_on(from))
+                    .is_some_and(|p| p.kind() == PieceKind::Pawn);
+                (!m.is_drop() && setup.piece_on(m.to()).is_some())
+                    || (pawn_push && m.is_promotion())
+            })
+            .map(Move::to_u16)
+            .collect();
+        let got: BTreeSet<u16> = captures
+            .iter()
+            .copied()
+            .filter(|&m| pos.is_legal_pseudo(m))
+            .map(Move::to_u16)
+            .collect();
+        if got != expected {
+            failures.push(format!(
+                "generate_captures at {}: extra {} missing {}",
+                pos.to_sfen(),
+                describe(&got.difference(&expected).copied().collect()),
+                describe(&expected.difference(&got).copied().collect())
+            ));
+        }
         let mut quiets = MoveList::new();
         generate_quiets(pos, &mut quiets);
         let mut checks = MoveList::new();
