@@ -183,6 +183,9 @@ pub struct Position {
     st: State,
     /// States of the earlier positions, oldest first; `history[len - d]` is `d` plies ago.
     history: Vec<State>,
+    /// `board_key` of each entry of `history`, packed: repetition detection scans this (8 bytes a
+    /// ply instead of a whole `State`) and reads `history` only on a key match.
+    history_keys: Vec<u64>,
 }
 
 impl Clone for Position {
@@ -191,6 +194,8 @@ impl Clone for Position {
     fn clone(&self) -> Position {
         let mut history = Vec::with_capacity(self.history.len() + HISTORY_RESERVE);
         history.extend_from_slice(&self.history);
+        let mut history_keys = Vec::with_capacity(self.history_keys.len() + HISTORY_RESERVE);
+        history_keys.extend_from_slice(&self.history_keys);
         Position {
             variant: self.variant,
             geometry: self.geometry,
@@ -202,6 +207,7 @@ impl Clone for Position {
             game_ply: self.game_ply,
             st: self.st,
             history,
+            history_keys,
         }
     }
 }
@@ -273,6 +279,7 @@ impl Position {
                 plies_from_null: 0,
             },
             history: Vec::with_capacity(HISTORY_RESERVE),
+            history_keys: Vec::with_capacity(HISTORY_RESERVE),
         };
         for sq in Square::all() {
             let Some(piece) = setup.board[sq.index()] else {
@@ -608,6 +615,7 @@ impl Position {
         let us = self.side;
         let them = us.flip();
         self.history.push(self.st);
+        self.history_keys.push(self.st.board_key);
         self.st.last_move = Some(m);
         self.st.captured = None;
         let to = m.to();
@@ -675,6 +683,7 @@ impl Position {
             unreachable!("undo_move without a move to undo (use undo_null_move after a null move)");
         };
         let captured = self.st.captured;
+        self.history_keys.pop();
         let Some(previous) = self.history.pop() else {
             unreachable!("undo_move with an empty history");
         };
@@ -710,6 +719,7 @@ impl Position {
     pub fn do_null_move(&mut self) {
         debug_assert!(!self.in_check());
         self.history.push(self.st);
+        self.history_keys.push(self.st.board_key);
         let us = self.side;
         self.side = us.flip();
         self.game_ply += 1;
@@ -724,6 +734,7 @@ impl Position {
     }
 
     pub fn undo_null_move(&mut self) {
+        self.history_keys.pop();
         let Some(previous) = self.history.pop() else {
             unreachable!("undo_null_move with an empty history");
         };
@@ -1049,8 +1060,8 @@ impl Position {
         // A cycle needs at least four plies: each side must move away and back.
         let mut d = 4;
         while d <= max {
-            let then = &self.history[len - d];
-            if then.board_key == now.board_key {
+            if self.history_keys[len - d] == now.board_key {
+                let then = &self.history[len - d];
                 let (h_now, h_then) = (now.hands[us], then.hands[us]);
                 if h_now == h_then {
                     let them = 1 - us;
@@ -1083,8 +1094,9 @@ impl Position {
         let mut occurrences = 1;
         let mut d = 4;
         while d <= len {
-            let then = &self.history[len - d];
-            if then.board_key == now.board_key && then.hands == now.hands {
+            if self.history_keys[len - d] == now.board_key
+                && self.history[len - d].hands == now.hands
+            {
                 occurrences += 1;
                 if occurrences == 4 {
                     let us = self.side;
