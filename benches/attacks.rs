@@ -2,7 +2,8 @@
 //!
 //! Each iteration looks up every square against one of a fixed set of seeded random occupancies
 //! (roughly a middlegame's density), so the timing covers the mask, the index arithmetic and the
-//! table load, not just a hot cache line. Divide the reported time by 81 * BOARDS for ns/lookup.
+//! table load, not just a hot cache line. Divide the reported time by 81 * BOARDS for ns/lookup (by twice that
+//! for `lance`, which looks up both colours per element).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use tokin::core::attacks;
