@@ -140,6 +140,51 @@ impl Geometry {
     }
 }
 
+/// One side's pieces grouped by attack pattern (horse and dragon appear among the king steppers
+/// and the sliders), so a run of attack tests (every king step) builds the groups once.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AttackerSets {
+    by: Color,
+    pawns: Bitboard,
+    knights: Bitboard,
+    silvers: Bitboard,
+    golds: Bitboard,
+    kings: Bitboard,
+    lances: Bitboard,
+    bishops: Bitboard,
+    rooks: Bitboard,
+}
+
+impl AttackerSets {
+    /// Whether any of these pieces attacks `sq`, sliders seeing through `occupied`: step patterns
+    /// first, then each slider lookup only if such a slider exists.
+    #[inline]
+    pub(crate) fn attack(&self, sq: Square, occupied: Bitboard) -> bool {
+        // A piece of `by` on X attacks `sq` exactly when the same kind of the other colour on `sq`
+        // would attack X.
+        let opp = self.by.flip();
+        if ((step_attacks(opp, PieceKind::Pawn, sq) & self.pawns)
+            | (step_attacks(opp, PieceKind::Knight, sq) & self.knights)
+            | (step_attacks(opp, PieceKind::Silver, sq) & self.silvers)
+            | (step_attacks(opp, PieceKind::Gold, sq) & self.golds)
+            | (step_attacks(opp, PieceKind::King, sq) & self.kings))
+            .is_nonempty()
+        {
+            return true;
+        }
+        if self.lances.is_nonempty()
+            && (lance_attacks(opp, sq, occupied) & self.lances).is_nonempty()
+        {
+            return true;
+        }
+        if self.bishops.is_nonempty() && (bishop_attacks(sq, occupied) & self.bishops).is_nonempty()
+        {
+            return true;
+        }
+        self.rooks.is_nonempty() && (rook_attacks(sq, occupied) & self.rooks).is_nonempty()
+    }
+}
+
 /// Number of distinct check-square sets: the seven hand kinds (P L N S B R G); horse and dragon add
 /// the king's steps to bishop and rook, the promoted minors use gold's.
 const CHECK_KINDS: usize = 7;
@@ -507,34 +552,29 @@ impl Position {
     /// and it was a fifth of startpos perft time as `attackers_to`.
     #[inline]
     pub fn is_attacked_with(&self, by: Color, sq: Square, occupied: Bitboard) -> bool {
-        let opp = by.flip();
+        self.attacker_sets(by).attack(sq, occupied)
+    }
+
+    /// `by`'s pieces grouped by how they attack, for several attack tests in a row.
+    #[inline]
+    pub(crate) fn attacker_sets(&self, by: Color) -> AttackerSets {
         let theirs = self.by_color[by.index()];
         let k = |kind: PieceKind| self.by_kind[kind.index()] & theirs;
-        let golds = k(PieceKind::Gold)
-            | k(PieceKind::ProPawn)
-            | k(PieceKind::ProLance)
-            | k(PieceKind::ProKnight)
-            | k(PieceKind::ProSilver);
-        let bishops = k(PieceKind::Bishop) | k(PieceKind::Horse);
-        let rooks = k(PieceKind::Rook) | k(PieceKind::Dragon);
-        let kings = k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon);
-        if ((step_attacks(opp, PieceKind::Pawn, sq) & k(PieceKind::Pawn))
-            | (step_attacks(opp, PieceKind::Knight, sq) & k(PieceKind::Knight))
-            | (step_attacks(opp, PieceKind::Silver, sq) & k(PieceKind::Silver))
-            | (step_attacks(opp, PieceKind::Gold, sq) & golds)
-            | (step_attacks(opp, PieceKind::King, sq) & kings))
-            .is_nonempty()
-        {
-            return true;
+        AttackerSets {
+            by,
+            pawns: k(PieceKind::Pawn),
+            knights: k(PieceKind::Knight),
+            silvers: k(PieceKind::Silver),
+            golds: k(PieceKind::Gold)
+                | k(PieceKind::ProPawn)
+                | k(PieceKind::ProLance)
+                | k(PieceKind::ProKnight)
+                | k(PieceKind::ProSilver),
+            kings: k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon),
+            lances: k(PieceKind::Lance),
+            bishops: k(PieceKind::Bishop) | k(PieceKind::Horse),
+            rooks: k(PieceKind::Rook) | k(PieceKind::Dragon),
         }
-        let lances = k(PieceKind::Lance);
-        if lances.is_nonempty() && (lance_attacks(opp, sq, occupied) & lances).is_nonempty() {
-            return true;
-        }
-        if bishops.is_nonempty() && (bishop_attacks(sq, occupied) & bishops).is_nonempty() {
-            return true;
-        }
-        rooks.is_nonempty() && (rook_attacks(sq, occupied) & rooks).is_nonempty()
     }
 
     /// Whether `by` attacks `sq` on the current board.
@@ -971,8 +1011,9 @@ impl Position {
             & self.geometry.mask
             & !self.by_color[them.index()];
         let occ_without_king = occ.without(ksq);
+        let attackers = self.attacker_sets(us);
         for esc in escapes {
-            if !self.is_attacked_with(us, esc, occ_without_king) {
+            if !attackers.attack(esc, occ_without_king) {
                 return false;
             }
         }
