@@ -185,11 +185,9 @@ impl AttackerSets {
     }
 }
 
-/// Number of distinct check-square sets: the seven hand kinds (P L N S B R G); horse and dragon add
-/// the king's steps to bishop and rook, the promoted minors use gold's.
-const CHECK_KINDS: usize = 7;
-
 /// Per-ply state: what `undo_move` restores by copying back, and what repetition detection reads.
+/// Copied on every `do_move`, so kept to what is dearer to recompute than to copy (checked size:
+/// 144 bytes).
 #[derive(Clone, Copy, Debug)]
 struct State {
     board_key: u64,
@@ -201,8 +199,10 @@ struct State {
     /// slider (lance, bishop, rook, horse, dragon) aimed at it. Own ones are pinned; enemy ones
     /// would give a discovered check by moving off the line.
     blockers: [Bitboard; 2],
-    /// Squares from which a piece of the side to move, of each hand kind, would attack the enemy king.
-    check_squares: [Bitboard; CHECK_KINDS],
+    /// Squares from which a lance, bishop or rook of the side to move would attack the enemy king
+    /// (the occupancy-dependent check squares; the step pieces' are one table lookup, see
+    /// `Position::check_squares`, and are not stored so that the per-ply copy stays small).
+    slider_checks: [Bitboard; 3],
     /// The move that led to this position (`None` at the root or after a null move).
     last_move: Option<Move>,
     /// The piece captured by `last_move`.
@@ -214,6 +214,8 @@ struct State {
     /// Plies since the last null move (or the root): repetition never looks across a null move.
     plies_from_null: u16,
 }
+
+const _: () = assert!(std::mem::size_of::<State>() <= 144);
 
 /// A shogi position with its history.
 pub struct Position {
@@ -317,7 +319,7 @@ impl Position {
                 hands: setup.hands,
                 checkers: Bitboard::EMPTY,
                 blockers: [Bitboard::EMPTY; 2],
-                check_squares: [Bitboard::EMPTY; CHECK_KINDS],
+                slider_checks: [Bitboard::EMPTY; 3],
                 last_move: None,
                 captured: None,
                 continuous_check: [0; 2],
@@ -505,18 +507,23 @@ impl Position {
     /// (empty when there is no enemy king or `kind` is the king).
     #[inline]
     pub fn check_squares(&self, kind: PieceKind) -> Bitboard {
-        let cs = &self.st.check_squares;
+        let them = self.side.flip();
+        let Some(ksq) = self.king[them.index()] else {
+            return Bitboard::EMPTY;
+        };
+        // Our piece on X attacks ksq exactly when their piece of that kind on ksq attacks X.
+        let [lance, bishop, rook] = self.st.slider_checks;
         match kind {
-            PieceKind::Horse | PieceKind::Dragon => {
-                let base = cs[kind.unpromoted().index()];
-                match self.king[self.side.flip().index()] {
-                    Some(ksq) => base | step_attacks(Color::Black, PieceKind::King, ksq),
-                    None => base,
-                }
+            PieceKind::Pawn | PieceKind::Knight | PieceKind::Silver => {
+                step_attacks(them, kind, ksq)
             }
+            PieceKind::Lance => lance,
+            PieceKind::Bishop => bishop,
+            PieceKind::Rook => rook,
+            PieceKind::Horse => bishop | step_attacks(them, PieceKind::King, ksq),
+            PieceKind::Dragon => rook | step_attacks(them, PieceKind::King, ksq),
             PieceKind::King => Bitboard::EMPTY,
-            k if k.moves_like_gold() => cs[PieceKind::Gold.index()],
-            k => cs[k.index()],
+            _ => step_attacks(them, PieceKind::Gold, ksq),
         }
     }
 
@@ -794,20 +801,13 @@ impl Position {
         }
         let us = self.side;
         let them = us.flip();
-        self.st.check_squares = match self.king[them.index()] {
-            Some(ksq) => {
-                let mut cs = [Bitboard::EMPTY; CHECK_KINDS];
-                // Our piece on X attacks ksq exactly when their piece of that kind on ksq attacks X.
-                cs[PieceKind::Pawn.index()] = step_attacks(them, PieceKind::Pawn, ksq);
-                cs[PieceKind::Lance.index()] = lance_attacks(them, ksq, occ);
-                cs[PieceKind::Knight.index()] = step_attacks(them, PieceKind::Knight, ksq);
-                cs[PieceKind::Silver.index()] = step_attacks(them, PieceKind::Silver, ksq);
-                cs[PieceKind::Gold.index()] = step_attacks(them, PieceKind::Gold, ksq);
-                cs[PieceKind::Bishop.index()] = bishop_attacks(ksq, occ);
-                cs[PieceKind::Rook.index()] = rook_attacks(ksq, occ);
-                cs
-            }
-            None => [Bitboard::EMPTY; CHECK_KINDS],
+        self.st.slider_checks = match self.king[them.index()] {
+            Some(ksq) => [
+                lance_attacks(them, ksq, occ),
+                bishop_attacks(ksq, occ),
+                rook_attacks(ksq, occ),
+            ],
+            None => [Bitboard::EMPTY; 3],
         };
     }
 
