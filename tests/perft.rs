@@ -4,9 +4,24 @@
 use tokin::core::movegen::{perft, perft_divide};
 use tokin::core::{Position, Variant};
 
+use std::time::Instant;
+
+/// Runs `perft` and prints the speed (shown with `--nocapture`; the ignored deep runs are the
+/// timing reference).
+fn timed_perft(pos: &mut Position, depth: u32) -> u64 {
+    let start = Instant::now();
+    let nodes = perft(pos, depth);
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "perft({depth}) = {nodes} in {secs:.2} s, {:.1} Mnodes/s",
+        nodes as f64 / secs.max(1e-9) / 1e6
+    );
+    nodes
+}
+
 fn startpos_perft(depth: u32) -> u64 {
     let mut pos = Position::startpos(Variant::Shogi);
-    perft(&mut pos, depth)
+    timed_perft(&mut pos, depth)
 }
 
 #[test]
@@ -31,7 +46,12 @@ fn startpos_depth5() {
 #[ignore]
 fn startpos_depth6() {
     let pos = Position::startpos(Variant::Shogi);
+    let start = Instant::now();
     let total: u64 = perft_divide(&pos, 6, 2).iter().map(|&(_, n)| n).sum();
+    eprintln!(
+        "perft_divide(6, 2 threads) = {total} in {:.2} s",
+        start.elapsed().as_secs_f64()
+    );
     assert_eq!(total, 547_581_517);
 }
 
@@ -54,7 +74,7 @@ const LATE: &str = "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN
 
 fn sfen_perft(sfen: &str, depth: u32) -> u64 {
     let mut pos = Position::from_sfen(sfen, Variant::Shogi).expect("test SFEN parses");
-    perft(&mut pos, depth)
+    timed_perft(&mut pos, depth)
 }
 
 #[test]
