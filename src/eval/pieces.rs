@@ -2,7 +2,7 @@
 //! ranging pieces, and the attack facts king safety needs. Each piece's attacks are computed once and
 //! serve every term.
 
-use super::geometry::{self, advance, distance};
+use super::geometry::{self, advance, distances_from};
 use super::params::{Class, Ranger, Weights};
 use crate::core::attacks;
 use crate::core::position::Position;
@@ -71,8 +71,8 @@ pub fn scan(w: &Weights, pos: &Position, frame: &Frame, us: Color) -> (PieceTerm
     let them = !us;
     let variant = pos.variant();
     let own = pos.pieces_of(us);
-    let own_king = frame.kings[us.index()];
-    let enemy_king = frame.kings[them.index()];
+    let own_king = frame.kings[us.index()].map(distances_from);
+    let enemy_king = frame.kings[them.index()].map(distances_from);
     let own_zone = frame.zones[us.index()];
     let enemy_zone = frame.zones[them.index()];
     let enemy_camp = geometry::enemy_camp(variant, us);
@@ -96,11 +96,11 @@ pub fn scan(w: &Weights, pos: &Position, frame: &Frame, us: Color) -> (PieceTerm
                 continue;
             };
             let c = class.index();
-            if let Some(k) = own_king {
-                terms.placement += w.own_king_distance[c][distance(sq, k)];
+            if let Some(d) = own_king {
+                terms.placement += w.own_king_distance[c][d[sq.index()] as usize];
             }
-            if let Some(k) = enemy_king {
-                terms.placement += w.enemy_king_distance[c][distance(sq, k)];
+            if let Some(d) = enemy_king {
+                terms.placement += w.enemy_king_distance[c][d[sq.index()] as usize];
             }
             match kind {
                 PieceKind::Pawn => terms.placement += w.pawn_rank[advance(variant, us, sq)],
