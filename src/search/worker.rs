@@ -925,7 +925,7 @@ impl Worker {
             counter: self.history.counter(prev[0]),
             prev,
         };
-        let mut picker = MovePicker::new(&self.pos, tt_move, ctx);
+        let mut picker = MovePicker::new(&self.pos, tt_move, ctx, depth);
         let mut best_score = -INFINITE;
         let mut best_move = None;
         let mut move_count = 0usize;
