@@ -182,9 +182,13 @@ impl MovePicker {
         Some(m)
     }
 
-    fn score_captures(&mut self, pos: &Position) {
+    fn score_captures(&mut self, pos: &Position, history: &History) {
         for i in 0..self.moves.len() {
-            self.scores[i] = mvv_lva(pos, self.moves[i]);
+            let m = self.moves[i];
+            let learnt = pos
+                .captured_piece(m)
+                .map_or(0, |c| history.capture(piece_to(pos, m), c.kind()));
+            self.scores[i] = mvv_lva(pos, m) + learnt / params::CAPTURE_HISTORY_DIV;
         }
     }
 
@@ -242,7 +246,7 @@ impl MovePicker {
                 Stage::GenCaptures | Stage::QGenCaptures => {
                     self.moves.clear();
                     generate_captures(pos, &mut self.moves);
-                    self.score_captures(pos);
+                    self.score_captures(pos, history);
                     self.cur = 0;
                     self.stage = if self.stage == Stage::GenCaptures {
                         Stage::GoodCaptures
