@@ -19,6 +19,7 @@ use super::time::{TimeConfig, TimeLimits};
 use super::tt::TranspositionTable;
 use super::worker::{MainDuties, Shared, ThreadResult, Worker};
 use crate::core::movegen::legal_moves;
+use crate::core::outcome::bare_king_loser;
 use crate::core::{EnteringKingRule, Move, Position};
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -407,7 +408,9 @@ fn search_and_choose(
         }
     }
 
-    if root.is_empty() {
+    // Heian: a side left with nothing but its king lost to the capture that led here. GUIs that do
+    // not know the bare-king rule keep asking for moves, so answer as with no legal move.
+    if root.is_empty() || bare_king_loser(pos) == Some(pos.side_to_move()) {
         control.wait_until_released();
         return (
             BestMove::Resign,

@@ -20,6 +20,7 @@ use super::tt::{TranspositionTable, TtBound};
 use super::values::evaluate;
 use crate::core::attacks::step_attacks;
 use crate::core::movegen::generate_evasions;
+use crate::core::outcome::bare_king_loser;
 use crate::core::{HandKind, Move, MoveList, PieceKind, Position, Repetition, Variant};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -149,6 +150,14 @@ fn reduction(depth: i32, move_count: usize) -> i32 {
 /// thread at different depths instead of duplicating its work (size/phase pattern per helper).
 const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
 const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+/// Heian's bare-king rule for the side to move: it has nothing left but its king (or no king), so
+/// the capture that led here won the game; scored like being mated at this ply. Always false in
+/// variants without the rule (`core::outcome` is the one definition of the rule).
+#[inline]
+fn is_bare_king_loss(pos: &Position) -> bool {
+    bare_king_loser(pos) == Some(pos.side_to_move())
+}
 
 /// The main thread's extra duties: reporting and time decisions.
 pub(crate) struct MainDuties<'a> {
@@ -668,7 +677,7 @@ impl Worker {
         if max_moves != 0 && pos.game_ply() > max_moves {
             return Some(draw);
         }
-        if pos.variant().bare_king_loses() && pos.pieces_of(pos.side_to_move()).count() <= 1 {
+        if is_bare_king_loss(pos) {
             return Some(mated_in(ply));
         }
         if pos.can_declare(rule) {
@@ -1137,6 +1146,13 @@ impl Worker {
         }
         self.stack[ply].piece_to = None;
         self.stack[ply].current_move = None;
+
+        // Heian: the capture that led here may have taken our last piece but the king. Quiescence
+        // is where such captures are searched, and standing pat on material would score a lost
+        // game as merely a piece down.
+        if is_bare_king_loss(&self.pos) {
+            return mated_in(ply);
+        }
 
         // Transposition table (depth 0 entries and deeper all serve).
         let (key, side) = {
