@@ -1,4 +1,5 @@
 //! Tokin: a USI shogi engine.
 
 pub mod core;
+pub mod mate;
 pub mod search;
