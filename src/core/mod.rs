@@ -3,10 +3,15 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod movegen;
+pub mod position;
 pub mod sfen;
 pub mod types;
 pub mod variant;
+mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use movegen::{MoveList, MAX_MOVES};
+pub use position::{EnteringKingRule, GameResult, MoveError, Position, PositionError, Repetition};
 pub use types::{Color, Hand, HandKind, Move, Piece, PieceKind, Square};
 pub use variant::Variant;

@@ -1,0 +1,500 @@
+//! Move generation: all legal moves, the staged generators search uses, and perft.
+//!
+//! One generator, monomorphised over the generation type and the side to move (`const` generics), so
+//! every stage is straight-line code with its targets fixed at compile time:
+//!
+//! | stage         | board-move targets                           | drops                  |
+//! |---------------|----------------------------------------------|------------------------|
+//! | captures      | enemy pieces (every promotion choice), plus pawn pushes that promote | none |
+//! | quiets        | empty squares (pawn pushes: non-promotions only) | empty squares      |
+//! | non-evasions  | empty or enemy                               | empty squares          |
+//! | evasions      | king: anywhere safe; others: capture the checker or interpose | interpose |
+//!
+//! `captures ∪ quiets = non-evasions`, disjoint.
+//!
+//! Every stage emits only *legal* moves: pinned pieces are restricted to their pin line, king steps
+//! are tested against the enemy's attacks with the king lifted off the board, and drops never expose
+//! the king. That is stricter than the contract's "pseudo-legal" for the staged generators (so
+//! `Position::is_legal_pseudo` on their output is always true) and lets `generate_legal` run without a
+//! filtering pass. Every target is masked with the variant's board, promotion zones and dead squares
+//! come from the variant, and drops exist only in variants with drops.
+
+use super::attacks::{between, lance_attacks, line, piece_attacks, step_attacks};
+use super::bitboard::Bitboard;
+use super::position::Position;
+use super::types::{Color, HandKind, Move, PieceKind, Square};
+use rayon::prelude::*;
+use std::mem::MaybeUninit;
+
+/// Capacity of a [`MoveList`]. The most legal moves any shogi position is known to have is 593
+/// (`R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1`); since every generator here emits only
+/// legal moves, 600 always suffices.
+pub const MAX_MOVES: usize = 600;
+
+/// A list of moves in a fixed array: no heap allocation.
+pub struct MoveList {
+    moves: [MaybeUninit<Move>; MAX_MOVES],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> MoveList {
+        MoveList::new()
+    }
+}
+
+impl MoveList {
+    #[inline]
+    pub fn new() -> MoveList {
+        MoveList {
+            moves: [MaybeUninit::uninit(); MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    /// Appends a move. Panics (index out of bounds) rather than overflow, which the capacity
+    /// argument above rules out.
+    #[inline]
+    pub fn push(&mut self, m: Move) {
+        self.moves[self.len] = MaybeUninit::new(m);
+        self.len += 1;
+    }
+
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        // Safety: the first `len` entries were written by `push` (MaybeUninit<Move> has Move's
+        // layout), and `len <= MAX_MOVES` because `push` indexes with a bounds check.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
+    }
+
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        // Safety: as in `as_slice`.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
+    }
+
+    #[inline]
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+
+    #[inline]
+    pub fn contains(&self, m: Move) -> bool {
+        self.as_slice().contains(&m)
+    }
+
+    /// Keeps the moves for which `keep` is true (order preserved).
+    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let mut n = 0;
+        for i in 0..self.len {
+            let m = self.as_slice()[i];
+            if keep(m) {
+                self.moves[n] = MaybeUninit::new(m);
+                n += 1;
+            }
+        }
+        self.len = n;
+    }
+}
+
+impl std::ops::Index<usize> for MoveList {
+    type Output = Move;
+    #[inline]
+    fn index(&self, i: usize) -> &Move {
+        &self.as_slice()[i]
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl std::fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+// Generation types (const generic parameter of `generate`).
+const CAPTURES: u8 = 0;
+const QUIETS: u8 = 1;
+const NON_EVASIONS: u8 = 2;
+const EVASIONS: u8 = 3;
+
+/// Every legal move, including every legal non-promotion.
+pub fn generate_legal(pos: &Position, list: &mut MoveList) {
+    if pos.in_check() {
+        generate::<EVASIONS>(pos, list);
+    } else {
+        generate::<NON_EVASIONS>(pos, list);
+    }
+}
+
+/// Every legal move in a new list.
+pub fn legal_moves(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    generate_legal(pos, &mut list);
+    list
+}
+
+/// Not in check: captures (with every promotion choice) and pawn pushes that promote.
+pub fn generate_captures(pos: &Position, list: &mut MoveList) {
+    debug_assert!(!pos.in_check());
+    generate::<CAPTURES>(pos, list);
+}
+
+/// Not in check: every move `generate_captures` leaves out, drops included.
+pub fn generate_quiets(pos: &Position, list: &mut MoveList) {
+    debug_assert!(!pos.in_check());
+    generate::<QUIETS>(pos, list);
+}
+
+/// In check: every evasion.
+pub fn generate_evasions(pos: &Position, list: &mut MoveList) {
+    debug_assert!(pos.in_check());
+    generate::<EVASIONS>(pos, list);
+}
+
+/// Not in check: the moves of `generate_quiets` (non-captures other than promoting pawn pushes,
+/// and drops) that give check, directly or by discovery.
+pub fn generate_checks(pos: &Position, list: &mut MoveList) {
+    debug_assert!(!pos.in_check());
+    let mut quiets = MoveList::new();
+    generate::<QUIETS>(pos, &mut quiets);
+    for &m in quiets.iter() {
+        if pos.gives_check(m) {
+            list.push(m);
+        }
+    }
+}
+
+#[inline]
+fn generate<const GEN: u8>(pos: &Position, list: &mut MoveList) {
+    match pos.side_to_move() {
+        Color::Black => generate_for::<GEN, true>(pos, list),
+        Color::White => generate_for::<GEN, false>(pos, list),
+    }
+}
+
+/// Every file that holds a square of `bb`, filled: the nifu mask in a few word operations.
+///
+/// Within each 9-bit file, adding 0xff to the low eight bits carries into bit 8 exactly when one of
+/// them is set (the sum stays below 512, so no carry leaves the file); or-ing the original bit 8 marks
+/// the non-empty files; then `n - (n >> 8)` turns each marker into the eight bits below it.
+#[inline]
+fn file_fill(bb: Bitboard) -> Bitboard {
+    const RANK_I: u128 = Bitboard::rank(8).to_u128();
+    const LOW: u128 = Bitboard::ALL.to_u128() & !RANK_I;
+    let x = bb.to_u128();
+    let n = (((x & LOW) + LOW) | x) & RANK_I;
+    Bitboard::from_u128((n - (n >> 8)) | n)
+}
+
+/// Appends board moves from `from` to each of `targets` for a piece that may promote: the promotion
+/// when `from` or the target is in the zone, the non-promotion unless the target is dead.
+#[inline]
+fn push_promotable(
+    list: &mut MoveList,
+    from: Square,
+    targets: Bitboard,
+    zone: Bitboard,
+    dead: Bitboard,
+) {
+    let promo = if zone.contains(from) {
+        targets
+    } else {
+        targets & zone
+    };
+    for to in targets {
+        if promo.contains(to) {
+            list.push(Move::normal(from, to, true));
+        }
+        if !dead.contains(to) {
+            list.push(Move::normal(from, to, false));
+        }
+    }
+}
+
+#[inline]
+fn push_plain(list: &mut MoveList, from: Square, targets: Bitboard) {
+    for to in targets {
+        list.push(Move::normal(from, to, false));
+    }
+}
+
+fn generate_for<const GEN: u8, const BLACK: bool>(pos: &Position, list: &mut MoveList) {
+    let us = if BLACK { Color::Black } else { Color::White };
+    let them = us.flip();
+    let g = pos.geometry();
+    let ours = pos.pieces_of(us);
+    let theirs = pos.pieces_of(them);
+    let occ = ours | theirs;
+    let empty = !occ & g.mask;
+    let ksq = pos.king_square(us);
+
+    // Targets of the non-king pieces and of drops.
+    let (target, drop_target) = match GEN {
+        CAPTURES => (theirs, Bitboard::EMPTY),
+        QUIETS => (empty, empty),
+        NON_EVASIONS => (!ours & g.mask, empty),
+        _ => {
+            // Evasions: with two checkers only the king can move.
+            match (pos.checkers().single(), ksq) {
+                (Some(checker), Some(k)) => {
+                    let block = between(k, checker);
+                    (block | Bitboard::from_square(checker), block)
+                }
+                _ => (Bitboard::EMPTY, Bitboard::EMPTY),
+            }
+        }
+    };
+
+    if target.is_nonempty() || GEN == CAPTURES {
+        let pinned = pos.pinned(us);
+        // A pinned piece may only move along the line through it and its king.
+        let allowed = |from: Square| -> Bitboard {
+            match ksq {
+                Some(k) if pinned.contains(from) => line(k, from),
+                _ => Bitboard::ALL,
+            }
+        };
+        let zone = g.zone[us.index()];
+
+        // Pawns, set-wise: each target has its source one rank behind.
+        let pawns = pos.pieces(us, PieceKind::Pawn);
+        let pushed = if BLACK {
+            pawns.shift_up()
+        } else {
+            pawns.shift_down()
+        };
+        let pawn_dead = g.last1[us.index()];
+        let (pawn_both, pawn_promo_only, pawn_plain_only) = match GEN {
+            // Captures: every choice on a capture; a push only as a promotion.
+            CAPTURES => (pushed & theirs, pushed & empty & zone, Bitboard::EMPTY),
+            // Quiets: pushes that do not promote (promoting pushes belong to captures).
+            QUIETS => (
+                Bitboard::EMPTY,
+                Bitboard::EMPTY,
+                pushed & empty & !pawn_dead,
+            ),
+            _ => (pushed & target, Bitboard::EMPTY, Bitboard::EMPTY),
+        };
+        let pawn_from = |to: Square| -> Square {
+            let i = to.index() as u8;
+            Square::from_index_unchecked(if BLACK { i + 1 } else { i - 1 })
+        };
+        for to in pawn_both {
+            let from = pawn_from(to);
+            if allowed(from).contains(to) {
+                if zone.contains(to) {
+                    list.push(Move::normal(from, to, true));
+                }
+                if !pawn_dead.contains(to) {
+                    list.push(Move::normal(from, to, false));
+                }
+            }
+        }
+        for to in pawn_promo_only {
+            let from = pawn_from(to);
+            if allowed(from).contains(to) {
+                list.push(Move::normal(from, to, true));
+            }
+        }
+        for to in pawn_plain_only {
+            let from = pawn_from(to);
+            if allowed(from).contains(to) {
+                list.push(Move::normal(from, to, false));
+            }
+        }
+
+        if target.is_nonempty() {
+            for from in pos.pieces(us, PieceKind::Lance) {
+                let t = lance_attacks(us, from, occ) & target & allowed(from);
+                push_promotable(list, from, t, zone, pawn_dead);
+            }
+            let knight_dead = g.last2[us.index()];
+            for from in pos.pieces(us, PieceKind::Knight) {
+                let t = step_attacks(us, PieceKind::Knight, from) & target & allowed(from);
+                push_promotable(list, from, t, zone, knight_dead);
+            }
+            for from in pos.pieces(us, PieceKind::Silver) {
+                let t = step_attacks(us, PieceKind::Silver, from) & target & allowed(from);
+                push_promotable(list, from, t, zone, Bitboard::EMPTY);
+            }
+            let majors = pos.pieces(us, PieceKind::Bishop) | pos.pieces(us, PieceKind::Rook);
+            for from in majors {
+                let Some(piece) = pos.piece_on(from) else {
+                    continue;
+                };
+                let t = piece_attacks(piece, from, occ) & target & allowed(from);
+                push_promotable(list, from, t, zone, Bitboard::EMPTY);
+            }
+            for from in pos.gold_likes(us) {
+                let t = step_attacks(us, PieceKind::Gold, from) & target & allowed(from);
+                push_plain(list, from, t);
+            }
+            let big = pos.pieces(us, PieceKind::Horse) | pos.pieces(us, PieceKind::Dragon);
+            for from in big {
+                let Some(piece) = pos.piece_on(from) else {
+                    continue;
+                };
+                let t = piece_attacks(piece, from, occ) & target & allowed(from);
+                push_plain(list, from, t);
+            }
+        }
+    }
+
+    // King steps, each tested against the enemy's attacks with the king lifted off the board (so a
+    // slider's line through the king's square still counts).
+    if let Some(k) = ksq {
+        let king_target = match GEN {
+            CAPTURES => theirs,
+            QUIETS => empty,
+            _ => !ours & g.mask,
+        };
+        let occ_without_king = occ.without(k);
+        for to in step_attacks(us, PieceKind::King, k) & king_target {
+            if pos.attackers_to(them, to, occ_without_king).is_empty() {
+                list.push(Move::normal(k, to, false));
+            }
+        }
+    }
+
+    if drop_target.is_nonempty() && pos.variant().has_drops() {
+        generate_drops::<BLACK>(pos, list, drop_target);
+    }
+}
+
+/// Drops onto `target` (empty squares of the board). Targets are split into the last rank (only
+/// silver, gold, bishop, rook), the second-to-last (lance too) and the rest (knight too), each band
+/// served by a prefix of one array of the kinds in hand; pawns are handled apart because of nifu
+/// (one file mask) and uchifuzume (only the square in front of the enemy king is tested).
+fn generate_drops<const BLACK: bool>(pos: &Position, list: &mut MoveList, target: Bitboard) {
+    let us = if BLACK { Color::Black } else { Color::White };
+    let hand = pos.hand(us);
+    if hand.is_empty() {
+        return;
+    }
+    let g = pos.geometry();
+    let last1 = g.last1[us.index()];
+    let last2 = g.last2[us.index()];
+
+    if hand.has(HandKind::Pawn) {
+        let mut t = target & !last1 & !file_fill(pos.pieces(us, PieceKind::Pawn));
+        if let Some(enemy_king) = pos.king_square(us.flip()) {
+            let front = step_attacks(us.flip(), PieceKind::Pawn, enemy_king) & t;
+            if let Some(sq) = front.lsb() {
+                if pos.is_pawn_drop_mate(sq) {
+                    t.clear(sq);
+                }
+            }
+        }
+        for to in t {
+            list.push(Move::drop(HandKind::Pawn, to));
+        }
+    }
+
+    let mut kinds = [HandKind::Gold; 6];
+    let mut n = 0;
+    for kind in [
+        HandKind::Silver,
+        HandKind::Gold,
+        HandKind::Bishop,
+        HandKind::Rook,
+    ] {
+        if hand.has(kind) {
+            kinds[n] = kind;
+            n += 1;
+        }
+    }
+    let n_last = n;
+    if hand.has(HandKind::Lance) {
+        kinds[n] = HandKind::Lance;
+        n += 1;
+    }
+    let n_second = n;
+    if hand.has(HandKind::Knight) {
+        kinds[n] = HandKind::Knight;
+        n += 1;
+    }
+    if n == 0 {
+        return;
+    }
+    let bands = [
+        (target & last1, &kinds[..n_last]),
+        (target & last2 & !last1, &kinds[..n_second]),
+        (target & !last2, &kinds[..n]),
+    ];
+    for (squares, band_kinds) in bands {
+        if band_kinds.is_empty() {
+            continue;
+        }
+        for to in squares {
+            for &kind in band_kinds {
+                list.push(Move::drop(kind, to));
+            }
+        }
+    }
+}
+
+/// Number of leaf positions `depth` plies below `pos` (bulk-counted: the last ply only counts the
+/// generated moves).
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut list = MoveList::new();
+    generate_legal(pos, &mut list);
+    if depth == 1 {
+        return list.len() as u64;
+    }
+    let mut nodes = 0;
+    for &m in list.iter() {
+        pos.do_move(m);
+        nodes += perft(pos, depth - 1);
+        pos.undo_move();
+    }
+    nodes
+}
+
+/// Perft split by root move, over `threads` threads (a local rayon pool) when `threads > 1`.
+/// Returns each legal root move with its node count, in generation order. Depth 0 gives no moves.
+pub fn perft_divide(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    let moves = legal_moves(pos);
+    let count = |m: Move| -> (Move, u64) {
+        let mut p = pos.clone();
+        p.do_move(m);
+        (m, perft(&mut p, depth - 1))
+    };
+    if threads > 1 {
+        if let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            return pool.install(|| moves.as_slice().par_iter().map(|&m| count(m)).collect());
+        }
+    }
+    moves.iter().map(|&m| count(m)).collect()
+}
+
+#[cfg(test)]
+mod tests;
