@@ -3,3 +3,4 @@
 pub mod core;
 pub mod mate;
 pub mod search;
+pub mod usi;

@@ -1,1 +1,125 @@
-fn main() {}
+//! The `tokin` binary: with no arguments the USI loop on stdin/stdout; subcommands for perft,
+//! bench and analysis. Argument parsing only: the work and the text live in `tokin::usi`.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+use tokin::core::Variant;
+use tokin::usi::cli::{self, AnalyseArgs};
+
+#[derive(Parser)]
+#[command(
+    name = "tokin",
+    version,
+    about = "Tokin, a USI shogi engine (modern shogi and Heian shogi)",
+    long_about = "Tokin, a USI shogi engine (modern shogi and Heian shogi).\n\n\
+        Without a subcommand Tokin speaks USI on stdin/stdout: register target/release/tokin in a GUI \
+        such as ShogiHome or ShogiGUI. Logging goes to stderr and is off unless RUST_LOG is set \
+        (e.g. RUST_LOG=debug)."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Tool>,
+}
+
+#[derive(Subcommand)]
+enum Tool {
+    /// Count move paths to a depth (checks the move generator); prints one `<move>: <count>` line per
+    /// root move, an empty line, `Nodes searched: N`, then the time and speed.
+    Perft {
+        /// Depth in plies.
+        depth: u32,
+        /// Start from this SFEN instead of the variant's start position (quote it).
+        #[arg(long)]
+        sfen: Option<String>,
+        /// Rule set: shogi, heian (9x8) or heian8 (8x8).
+        #[arg(long, default_value = "shogi")]
+        variant: Variant,
+        /// Threads (root moves are split between them).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// Search a fixed set of positions (1 thread, 16 MB) and print `Nodes searched` and
+    /// `Nodes/second`; the node count is a signature of the search.
+    Bench {
+        /// Search depth per position.
+        #[arg(long, default_value_t = tokin::usi::engine::BENCH_DEFAULT_DEPTH)]
+        depth: u32,
+    },
+    /// Analyse one position: prints the USI `info` lines and the `bestmove`. Without a limit it
+    /// searches for 3 seconds.
+    Analyse {
+        /// Position as SFEN (quote it); default: the variant's start position.
+        #[arg(long)]
+        sfen: Option<String>,
+        /// Moves played from that position, in USI notation (e.g. --moves 7g7f 3c3d).
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        /// Stop at this depth.
+        #[arg(long, group = "limit")]
+        depth: Option<u32>,
+        /// Think this many milliseconds.
+        #[arg(long, group = "limit")]
+        movetime: Option<i64>,
+        /// Stop after this many nodes.
+        #[arg(long, group = "limit")]
+        nodes: Option<u64>,
+        /// Number of best lines to show.
+        #[arg(long)]
+        multipv: Option<u32>,
+        /// Search threads.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Rule set: shogi, heian (9x8) or heian8 (8x8).
+        #[arg(long, default_value = "shogi")]
+        variant: Variant,
+    },
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
+    let cli = Cli::parse();
+    let mut stdout = std::io::stdout().lock();
+    let result = match cli.command {
+        None => {
+            drop(stdout);
+            tokin::usi::engine::run(std::io::stdin(), tokin::usi::output::Output::stdout());
+            Ok(())
+        }
+        Some(Tool::Perft {
+            depth,
+            sfen,
+            variant,
+            threads,
+        }) => cli::perft(&mut stdout, depth, sfen.as_deref(), variant, threads),
+        Some(Tool::Bench { depth }) => cli::bench(&mut stdout, depth),
+        Some(Tool::Analyse {
+            sfen,
+            moves,
+            depth,
+            movetime,
+            nodes,
+            multipv,
+            threads,
+            variant,
+        }) => cli::analyse(
+            &mut stdout,
+            &AnalyseArgs {
+                sfen,
+                moves,
+                depth,
+                movetime,
+                nodes,
+                multipv,
+                threads,
+                variant,
+            },
+        ),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tokin: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

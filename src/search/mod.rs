@@ -1,5 +1,24 @@
 //! Iterative deepening alpha-beta over the rules core, run by a lazy-SMP thread pool.
+//!
+//! `pool` is the protocol layer's handle; `worker` is one search thread (alpha-beta, quiescence,
+//! iterative deepening); `movepick`, `history` and `see` order moves; `tt` is the shared table;
+//! `time` turns the clock into limits; `params` holds every tunable number; `bench` is the fixed
+//! node-count benchmark.
 
 pub mod api;
+pub mod bench;
+mod history;
+mod movepick;
+pub mod params;
+pub mod pool;
+pub mod score;
+mod see;
+pub mod time;
+pub mod tt;
+mod values;
+mod worker;
 
 pub use api::{BestMove, Bound, Limits, Score, SearchEvent, SearchInfo};
+pub use bench::{bench, BenchReport};
+pub use pool::{EventSink, Pool, SearchConfig};
+pub use time::{TimeConfig, TimeLimits};

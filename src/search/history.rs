@@ -1,0 +1,127 @@
+//! Move-ordering statistics learnt during the search: butterfly history, continuation history,
+//! counter moves. One set per search thread (kept between searches; lazy-SMP threads diverge
+//! partly through these).
+
+use super::params;
+use crate::core::{Color, Move, Piece, Position, Square};
+
+/// Move sources: 81 squares, then one per hand kind (drops).
+const SOURCES: usize = 81 + 7;
+/// A (piece after the move, destination) pair: the context continuation history keys on.
+pub const PIECE_TO: usize = Piece::NUM * Square::NUM;
+
+/// Index of the (piece, destination) of `m` played in `pos` (before it is made): the piece is the
+/// one standing on the destination afterwards, so a promotion counts as the promoted piece.
+#[inline]
+pub fn piece_to(pos: &Position, m: Move) -> usize {
+    let piece = pos.moved_piece(m);
+    let piece = match (m.is_promotion(), piece.kind().promoted()) {
+        (true, Some(promoted)) => Piece::new(piece.color(), promoted),
+        _ => piece,
+    };
+    piece.index() * Square::NUM + m.to().index()
+}
+
+#[inline]
+fn source(m: Move) -> usize {
+    match (m.from(), m.drop_kind()) {
+        (Some(from), _) => from.index(),
+        (None, Some(kind)) => 81 + kind.index(),
+        (None, None) => 0,
+    }
+}
+
+/// Bonus for a move that caused a cutoff at `depth` (the other quiets tried get the negation).
+#[inline]
+pub fn bonus(depth: i32) -> i32 {
+    (params::HISTORY_BONUS_MULT * depth - params::HISTORY_BONUS_SUB)
+        .clamp(0, params::HISTORY_BONUS_MAX)
+}
+
+/// Moves `entry` toward +-HISTORY_MAX by `bonus`, more slowly the closer it already is ("gravity"),
+/// so values stay bounded and recent results weigh more.
+#[inline]
+fn gravity(entry: &mut i16, bonus: i32) {
+    let e = *entry as i32;
+    let b = bonus.clamp(-params::HISTORY_MAX, params::HISTORY_MAX);
+    *entry = (e + b - e * b.abs() / params::HISTORY_MAX) as i16;
+}
+
+pub struct History {
+    /// `[side][source][to]`.
+    butterfly: Box<[[[i16; Square::NUM]; SOURCES]; 2]>,
+    /// `[previous piece_to][piece_to]`, flattened; used for the moves one and two plies back.
+    continuation: Box<[i16]>,
+    /// `[previous piece_to]`: the quiet move that last refuted it.
+    counter: Box<[Option<Move>]>,
+}
+
+impl Default for History {
+    fn default() -> History {
+        History::new()
+    }
+}
+
+impl History {
+    pub fn new() -> History {
+        History {
+            butterfly: Box::new([[[0; Square::NUM]; SOURCES]; 2]),
+            continuation: vec![0; PIECE_TO * PIECE_TO].into_boxed_slice(),
+            counter: vec![None; PIECE_TO].into_boxed_slice(),
+        }
+    }
+
+    pub fn clear(&mut self) {
+        *self.butterfly = [[[0; Square::NUM]; SOURCES]; 2];
+        self.continuation.fill(0);
+        self.counter.fill(None);
+    }
+
+    #[inline]
+    pub fn butterfly(&self, side: Color, m: Move) -> i32 {
+        self.butterfly[side.index()][source(m)][m.to().index()] as i32
+    }
+
+    #[inline]
+    pub fn continuation(&self, prev: Option<usize>, cur: usize) -> i32 {
+        prev.map_or(0, |p| self.continuation[p * PIECE_TO + cur] as i32)
+    }
+
+    #[inline]
+    pub fn counter(&self, prev: Option<usize>) -> Option<Move> {
+        prev.and_then(|p| self.counter[p])
+    }
+
+    /// Ordering score of a quiet move: butterfly plus the continuation histories of the moves one
+    /// and two plies back.
+    #[inline]
+    pub fn quiet_score(&self, side: Color, m: Move, cur: usize, prev: [Option<usize>; 2]) -> i32 {
+        self.butterfly(side, m) + self.continuation(prev[0], cur) + self.continuation(prev[1], cur)
+    }
+
+    /// Rewards (`bonus > 0`) or punishes a quiet move in all three tables.
+    #[inline]
+    pub fn update_quiet(
+        &mut self,
+        side: Color,
+        m: Move,
+        cur: usize,
+        prev: [Option<usize>; 2],
+        bonus: i32,
+    ) {
+        gravity(
+            &mut self.butterfly[side.index()][source(m)][m.to().index()],
+            bonus,
+        );
+        for p in prev.into_iter().flatten() {
+            gravity(&mut self.continuation[p * PIECE_TO + cur], bonus);
+        }
+    }
+
+    #[inline]
+    pub fn set_counter(&mut self, prev: Option<usize>, m: Move) {
+        if let Some(p) = prev {
+            self.counter[p] = Some(m);
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! Every tunable number of the search in one table, with its range and step for SPSA-style tuning.
+//!
+//! The search reads the constants directly (they compile to immediates); `TABLE` lists them by name
+//! with `(value, min, max, step)` so a tuner can export and override them. Comments give the reason
+//! for each value and how it was checked.
+
+/// One tunable parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Param {
+    pub name: &'static str,
+    pub value: i32,
+    pub min: i32,
+    pub max: i32,
+    pub step: i32,
+}
+
+macro_rules! params {
+    ($( $(#[$doc:meta])* $name:ident = $value:expr, $min:expr, $max:expr, $step:expr; )*) => {
+        $( $(#[$doc])* pub const $name: i32 = $value; )*
+        /// All parameters, in declaration order.
+        pub const TABLE: &[Param] = &[
+            $( Param { name: stringify!($name), value: $value, min: $min, max: $max, step: $step }, )*
+        ];
+    };
+}
+
+params! {
+    /// Initial half-width of the aspiration window around the previous iteration's score (cp).
+    ASPIRATION_DELTA = 24, 8, 80, 4;
+    /// Reverse futility (static null move): prune when `eval - margin * depth >= beta` at low depth.
+    RFP_MARGIN = 100, 40, 200, 10;
+    RFP_MAX_DEPTH = 8, 4, 12, 1;
+    /// Razoring: drop into quiescence when `eval + margin * depth < alpha` at depth <= 2.
+    RAZOR_MARGIN = 450, 200, 800, 25;
+    /// Null-move reduction: `R = base + depth / div + min((eval - beta) / eval_div, 3)`.
+    NMP_BASE = 3, 2, 5, 1;
+    NMP_DEPTH_DIV = 4, 2, 6, 1;
+    NMP_EVAL_DIV = 200, 100, 400, 20;
+    /// From this depth on a null-move cutoff is verified by a reduced search without null moves.
+    NMP_VERIFY_DEPTH = 12, 8, 20, 1;
+    /// Futility pruning of quiet moves: skip when `eval + base + mult * lmr_depth <= alpha`.
+    FUTILITY_BASE = 120, 50, 250, 10;
+    FUTILITY_MULT = 110, 50, 200, 10;
+    FUTILITY_MAX_DEPTH = 8, 4, 12, 1;
+    /// Late-move pruning: quiet moves after `(base + depth^2) / (2 - improving)` are skipped.
+    LMP_BASE = 3, 1, 6, 1;
+    /// SEE pruning thresholds per depth (cp, negative): quiets `quiet * depth`, captures
+    /// `capture * depth^2`... applied up to `SEE_PRUNE_MAX_DEPTH`.
+    SEE_QUIET_MARGIN = -60, -150, -20, 5;
+    SEE_CAPTURE_MARGIN = -30, -100, -10, 5;
+    SEE_PRUNE_MAX_DEPTH = 8, 4, 12, 1;
+    /// Late-move reductions: `r = base/100 + ln(depth) * ln(moves) * 100 / div`.
+    LMR_BASE = 75, 0, 150, 5;
+    LMR_DIV = 225, 150, 350, 10;
+    /// History score that cancels one ply of reduction.
+    LMR_HISTORY_DIV = 8000, 2000, 20000, 500;
+    /// Internal iterative reduction: reduce by one ply when a node has no TT move from this depth.
+    IIR_MIN_DEPTH = 4, 2, 8, 1;
+    /// Quiescence delta pruning: skip a capture whose best-case gain leaves `alpha` out of reach.
+    QS_FUTILITY_MARGIN = 200, 50, 400, 20;
+    /// Cap of the history tables (gravity keeps values inside +-this).
+    HISTORY_MAX = 16384, 8192, 32767, 1024;
+    /// History bonus per depth: `min(mult * depth - sub, max_bonus)`.
+    HISTORY_BONUS_MULT = 160, 50, 400, 10;
+    HISTORY_BONUS_SUB = 100, 0, 300, 10;
+    HISTORY_BONUS_MAX = 1600, 400, 4000, 100;
+    /// Mate-in-one probing at nodes down to this remaining depth (cheaper below: not done).
+    MATE1_MIN_DEPTH = 1, 1, 8, 1;
+    /// Score of a position whose side to move reached it again with strictly more in hand
+    /// (superior repetition): a large, non-mate bound.
+    SUPERIOR_REPETITION = 3000, 500, 10000, 100;
+    /// Time management: the soft limit stretches by this percent when the best move changed in the
+    /// last iteration, and shrinks to `STABLE_PERCENT` when it held for several iterations.
+    UNSTABLE_PERCENT = 160, 100, 250, 10;
+    STABLE_PERCENT = 60, 30, 100, 5;
+    /// Percent added to the soft limit when the score dropped by more than `SCORE_DROP_CP`.
+    SCORE_DROP_PERCENT = 140, 100, 250, 10;
+    SCORE_DROP_CP = 40, 10, 150, 5;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_inside_ranges() {
+        for p in TABLE {
+            assert!(p.min <= p.value && p.value <= p.max, "{p:?}");
+            assert!(p.step > 0, "{p:?}");
+        }
+        let mut names: Vec<_> = TABLE.iter().map(|p| p.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), TABLE.len());
+    }
+}

@@ -1,0 +1,606 @@
+//! The lazy-SMP thread pool: the protocol layer's only handle on the search.
+//!
+//! `start` returns at once. A control thread (which also runs search thread 0) spawns the helper
+//! threads as scoped threads, all sharing the transposition table and one stop flag; when the search
+//! ends it stops the helpers, picks the answer by a best-thread vote and emits the final `Info` and
+//! exactly one `BestMove` (none after `abort`). Workers (history tables, stacks) live in the pool and
+//! are lent to the threads for each search, so nothing big is allocated per `go`; spawning the
+//! threads per search costs tens of microseconds, far below one ply of search.
+//!
+//! Rules enforced here: in `infinite` and `ponder` searches no `BestMove` before `stop`/`ponderhit`;
+//! exactly one `BestMove` after `stop`; the final `Info` carries score and PV; `Resign` with no legal
+//! move (or a score below `-resign_value`); `Win` when the side to move can declare; a ponder move
+//! only when it is legal after the best move; a panic in any search thread is caught and a legal
+//! move still answered.
+
+use super::api::{BestMove, Bound, Limits, Score, SearchEvent, SearchInfo};
+use super::score::{mate_in, to_api, MATE};
+use super::time::{TimeConfig, TimeLimits};
+use super::tt::TranspositionTable;
+use super::worker::{MainDuties, Shared, ThreadResult, Worker};
+use crate::core::movegen::legal_moves;
+use crate::core::{EnteringKingRule, Move, Position};
+use std::collections::HashMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Everything the USI options feed into a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchConfig {
+    pub threads: usize,
+    pub multipv: u32,
+    pub entering_king_rule: EnteringKingRule,
+    /// 0 = none.
+    pub max_moves_to_draw: u32,
+    /// 0 = none.
+    pub depth_limit: u32,
+    /// 0 = none.
+    pub nodes_limit: u64,
+    /// Resign when the best score is below `-resign_value` (0 = never).
+    pub resign_value: i32,
+    pub time: TimeConfig,
+    /// USI_Ponder: send `ponder` moves in `bestmove`.
+    pub ponder_enabled: bool,
+    /// Draw score offset in cp: a draw counts `-contempt` for the side the engine plays (0 = neutral).
+    /// (An addition to the contract; see notes/search-api.md.)
+    pub contempt: i32,
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig {
+            threads: 1,
+            multipv: 1,
+            entering_king_rule: EnteringKingRule::default(),
+            max_moves_to_draw: 0,
+            depth_limit: 0,
+            nodes_limit: 0,
+            resign_value: 0,
+            time: TimeConfig::default(),
+            ponder_enabled: false,
+            contempt: 0,
+        }
+    }
+}
+
+/// Search threads recurse up to `MAX_PLY` deep with a move picker (a few KB) per frame.
+const SEARCH_STACK_BYTES: usize = 64 << 20;
+/// Hash size when `start` comes before any `resize_hash`.
+const DEFAULT_HASH_MB: usize = 16;
+
+/// A callback that receives the search's events (the USI layer prints them).
+pub type EventSink = Arc<dyn Fn(SearchEvent) + Send + Sync>;
+
+/// The parts of a running search the pool's methods reach from the protocol thread.
+struct Control {
+    shared: Arc<Shared>,
+    /// Set by `stop`, `ponderhit` and `abort`; the control thread waits on it in infinite/ponder mode.
+    released: Mutex<bool>,
+    wake: Condvar,
+    aborted: AtomicBool,
+    searching: AtomicBool,
+    infinite: bool,
+    /// For recomputing the time limits at `ponderhit`.
+    original_limits: Limits,
+    us: crate::core::Color,
+    game_ply: u32,
+}
+
+impl Control {
+    fn release(&self) {
+        let mut released = self.released.lock().unwrap_or_else(|e| e.into_inner());
+        *released = true;
+        self.wake.notify_all();
+    }
+
+    /// In infinite and ponder searches the answer waits for `stop` / `ponderhit`.
+    fn wait_until_released(&self) {
+        let mut released = self.released.lock().unwrap_or_else(|e| e.into_inner());
+        while !*released
+            && (self.infinite || self.shared.pondering.load(Ordering::Relaxed))
+            && !self.shared.stop.load(Ordering::Relaxed)
+        {
+            released = match self.wake.wait_timeout(released, Duration::from_millis(50)) {
+                Ok((guard, _)) => guard,
+                Err(poisoned) => poisoned.into_inner().0,
+            };
+        }
+    }
+}
+
+pub struct Pool {
+    tt: Option<Arc<TranspositionTable>>,
+    hash_mb: usize,
+    /// Idle workers; lent to the control thread during a search.
+    workers: Vec<Worker>,
+    handle: Option<JoinHandle<Vec<Worker>>>,
+    control: Option<Arc<Control>>,
+}
+
+impl Default for Pool {
+    fn default() -> Pool {
+        Pool::new()
+    }
+}
+
+impl Pool {
+    /// Cheap: no hash, no threads (the USI handshake must be instant).
+    pub fn new() -> Pool {
+        Pool {
+            tt: None,
+            hash_mb: DEFAULT_HASH_MB,
+            workers: Vec::new(),
+            handle: None,
+            control: None,
+        }
+    }
+
+    /// (Re)allocates the table (at `isready`, or when USI_Hash changed). Stops a running search.
+    pub fn resize_hash(&mut self, mb: usize) {
+        self.finish_quietly();
+        if self.tt.is_none() || mb != self.hash_mb {
+            // Drop the old table first so both never exist at once.
+            self.tt = None;
+            self.hash_mb = mb.max(1);
+            self.tt = Some(Arc::new(TranspositionTable::new(self.hash_mb)));
+        }
+    }
+
+    /// Empties the table and forgets the move-ordering history (ClearHash, `usinewgame`).
+    pub fn clear_hash(&mut self) {
+        self.finish_quietly();
+        if let Some(tt) = &self.tt {
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+            tt.clear(threads);
+        }
+        for w in &mut self.workers {
+            w.clear();
+        }
+    }
+
+    fn finish_quietly(&mut self) {
+        if self.handle.is_some() {
+            self.abort();
+            self.wait();
+        }
+    }
+
+    /// Starts searching `pos` and returns at once. Events go to `sink`, from the search's threads.
+    /// A search still running is aborted (no `BestMove` for it) first.
+    pub fn start(&mut self, pos: Position, limits: Limits, config: SearchConfig, sink: EventSink) {
+        self.finish_quietly();
+        let tt = match &self.tt {
+            Some(tt) => Arc::clone(tt),
+            None => {
+                self.resize_hash(self.hash_mb);
+                Arc::clone(self.tt.as_ref().expect("allocated above"))
+            }
+        };
+        tt.new_search();
+
+        let threads = config.threads.clamp(1, 256);
+        while self.workers.len() < threads {
+            self.workers.push(Worker::new(self.workers.len()));
+        }
+        self.workers.truncate(threads);
+
+        let us = pos.side_to_move();
+        let game_ply = pos.game_ply();
+        let time = if limits.ponder {
+            TimeLimits::NONE
+        } else {
+            TimeLimits::new(&limits, us, game_ply, &config.time)
+        };
+        let nodes_limit = min_nonzero(limits.nodes.unwrap_or(0), config.nodes_limit);
+        let shared = Arc::new(Shared {
+            tt,
+            config: config.clone(),
+            stop: AtomicBool::new(false),
+            epoch: std::time::Instant::now(),
+            hard_deadline: AtomicU64::new(time.hard.unwrap_or(u64::MAX)),
+            nodes_limit,
+            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            results: (0..threads)
+                .map(|_| Mutex::new(ThreadResult::default()))
+                .collect(),
+            clock: Mutex::new((time, 0)),
+            pondering: AtomicBool::new(limits.ponder),
+        });
+        let control = Arc::new(Control {
+            shared,
+            released: Mutex::new(false),
+            wake: Condvar::new(),
+            aborted: AtomicBool::new(false),
+            searching: AtomicBool::new(true),
+            infinite: limits.infinite,
+            original_limits: limits.clone(),
+            us,
+            game_ply,
+        });
+        self.control = Some(Arc::clone(&control));
+        let workers = std::mem::take(&mut self.workers);
+        let spawned = std::thread::Builder::new()
+            .name("tokin-search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || run_control(control, pos, limits, workers, sink));
+        match spawned {
+            Ok(handle) => self.handle = Some(handle),
+            Err(e) => {
+                // No thread, no search: nothing can answer. Report it loudly; the workers are gone
+                // with the closure and will be recreated.
+                log::error!("cannot start the search thread: {e}");
+                if let Some(c) = &self.control {
+                    c.searching.store(false, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+
+    /// Ends the search; exactly one `BestMove` follows (also in infinite / ponder). Ignored when idle.
+    pub fn stop(&self) {
+        if let Some(c) = &self.control {
+            if c.searching.load(Ordering::Relaxed) {
+                c.shared.stop.store(true, Ordering::Relaxed);
+                c.release();
+            }
+        }
+    }
+
+    /// The opponent played the expected move: the ponder search becomes a normal timed search from
+    /// now, with the new clock when one is given.
+    pub fn ponderhit(&self, clock: Option<Limits>) {
+        let Some(c) = &self.control else { return };
+        if !c.searching.load(Ordering::Relaxed) || !c.shared.pondering.load(Ordering::Relaxed) {
+            return;
+        }
+        let mut limits = clock.unwrap_or_else(|| c.original_limits.clone());
+        limits.ponder = false;
+        let time = TimeLimits::new(&limits, c.us, c.game_ply, &c.shared.config.time);
+        let now = c.shared.elapsed_ms();
+        *c.shared.clock.lock().unwrap_or_else(|e| e.into_inner()) = (time, now);
+        let hard = time.hard.map_or(u64::MAX, |h| now + h);
+        c.shared.hard_deadline.store(hard, Ordering::Relaxed);
+        c.shared.pondering.store(false, Ordering::Relaxed);
+        if limits.infinite {
+            return;
+        }
+        c.release();
+    }
+
+    /// Stops with no `BestMove` (e.g. `gameover` during a search).
+    pub fn abort(&self) {
+        if let Some(c) = &self.control {
+            c.aborted.store(true, Ordering::Relaxed);
+            c.shared.stop.store(true, Ordering::Relaxed);
+            c.release();
+        }
+    }
+
+    /// Blocks until the search thread has finished (after its `BestMove`).
+    pub fn wait(&mut self) {
+        if let Some(handle) = self.handle.take() {
+            match handle.join() {
+                Ok(workers) => self.workers = workers,
+                Err(_) => log::error!("search control thread panicked; workers recreated"),
+            }
+        }
+        if let Some(c) = &self.control {
+            c.searching.store(false, Ordering::Relaxed);
+        }
+    }
+
+    pub fn is_searching(&self) -> bool {
+        self.control
+            .as_ref()
+            .is_some_and(|c| c.searching.load(Ordering::Relaxed))
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        self.finish_quietly();
+    }
+}
+
+fn min_nonzero(a: u64, b: u64) -> u64 {
+    match (a, b) {
+        (0, x) | (x, 0) => x,
+        (a, b) => a.min(b),
+    }
+}
+
+/// The control thread: searches, waits where the protocol says so, answers once.
+fn run_control(
+    control: Arc<Control>,
+    pos: Position,
+    limits: Limits,
+    mut workers: Vec<Worker>,
+    sink: EventSink,
+) -> Vec<Worker> {
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        search_and_choose(&control, &pos, &limits, &mut workers, &*sink)
+    }));
+    let (best, info) = match outcome {
+        Ok(answer) => answer,
+        Err(_) => {
+            log::error!("search panicked; answering with a legal move");
+            control.shared.stop.store(true, Ordering::Relaxed);
+            control.wait_until_released();
+            fallback_answer(&pos)
+        }
+    };
+    for w in &mut workers {
+        w.release();
+    }
+    if !control.aborted.load(Ordering::Relaxed) {
+        if let Some(info) = info {
+            sink(SearchEvent::Info(info));
+        }
+        sink(SearchEvent::BestMove(best));
+    }
+    control.searching.store(false, Ordering::Relaxed);
+    workers
+}
+
+/// Any legal move (used only after a panic); the rules core is trusted less here, hence the guard.
+fn fallback_answer(pos: &Position) -> (BestMove, Option<SearchInfo>) {
+    let first = catch_unwind(AssertUnwindSafe(|| legal_moves(pos).iter().next().copied()))
+        .ok()
+        .flatten();
+    match first {
+        Some(m) => (
+            BestMove::Move {
+                best: m,
+                ponder: None,
+            },
+            Some(bare_info(Score::Cp(0), vec![m])),
+        ),
+        None => (BestMove::Resign, None),
+    }
+}
+
+fn bare_info(score: Score, pv: Vec<Move>) -> SearchInfo {
+    SearchInfo {
+        depth: 1,
+        seldepth: 1,
+        multipv: 1,
+        score,
+        bound: Bound::Exact,
+        nodes: 0,
+        nps: 0,
+        time_ms: 0,
+        hashfull: 0,
+        pv,
+    }
+}
+
+fn search_and_choose(
+    control: &Control,
+    pos: &Position,
+    limits: &Limits,
+    workers: &mut [Worker],
+    sink: &(dyn Fn(SearchEvent) + Send + Sync),
+) -> (BestMove, Option<SearchInfo>) {
+    let shared = &control.shared;
+    let config = &shared.config;
+
+    // Root moves: every legal move, narrowed by `searchmoves` when that leaves any.
+    let legal = legal_moves(pos);
+    let mut root: Vec<Move> = legal.iter().copied().collect();
+    if !limits.searchmoves.is_empty() {
+        let narrowed: Vec<Move> = root
+            .iter()
+            .copied()
+            .filter(|m| limits.searchmoves.contains(m))
+            .collect();
+        if !narrowed.is_empty() {
+            root = narrowed;
+        }
+    }
+
+    if root.is_empty() {
+        control.wait_until_released();
+        return (
+            BestMove::Resign,
+            Some(bare_info(Score::Mate(0), Vec::new())),
+        );
+    }
+    if pos.can_declare(config.entering_king_rule) {
+        control.wait_until_released();
+        return (
+            BestMove::Win,
+            Some(bare_info(to_api(mate_in(1)), Vec::new())),
+        );
+    }
+
+    let max_depth = [limits.depth.unwrap_or(0), config.depth_limit]
+        .into_iter()
+        .filter(|&d| d > 0)
+        .min()
+        .unwrap_or(u32::MAX);
+    let multipv = config.multipv.max(1) as usize;
+    for (i, w) in workers.iter_mut().enumerate() {
+        // Helpers search one line each: MultiPV is the main thread's report.
+        let lines = if i == 0 { multipv } else { 1 };
+        w.prepare(pos.clone(), &root, Arc::clone(shared), lines);
+    }
+
+    let duties = MainDuties {
+        sink,
+        max_depth,
+        infinite: limits.infinite,
+    };
+    let (main, helpers) = workers.split_first_mut().expect("at least one worker");
+    std::thread::scope(|scope| {
+        for helper in helpers.iter_mut() {
+            let spawned = std::thread::Builder::new()
+                .name(format!("tokin-helper-{}", helper.id))
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    if catch_unwind(AssertUnwindSafe(|| helper.iterate(None))).is_err() {
+                        log::error!("helper thread panicked; its result is ignored");
+                    }
+                });
+            if let Err(e) = spawned {
+                log::warn!("could not start a helper thread: {e}");
+            }
+        }
+        let main_result = catch_unwind(AssertUnwindSafe(|| main.iterate(Some(&duties))));
+        if main_result.is_err() {
+            log::error!("main search thread panicked; answering from the other threads");
+        }
+        control.wait_until_released();
+        shared.stop.store(true, Ordering::Relaxed);
+    });
+
+    let results: Vec<ThreadResult> = shared
+        .results
+        .iter()
+        .map(|r| r.lock().unwrap_or_else(|e| e.into_inner()).clone())
+        .collect();
+    let chosen = if multipv > 1 { 0 } else { vote(&results) };
+    let mut result = results[chosen].clone();
+    if result.pv.first().is_none_or(|m| !root.contains(m)) {
+        // No thread finished even one line (stopped at once): take the main thread's current order.
+        let rm = &workers[0].root_moves[0];
+        result = ThreadResult {
+            depth: 1,
+            seldepth: rm.seldepth,
+            score: if rm.display_score > -MATE {
+                rm.display_score
+            } else {
+                0
+            },
+            bound: Some(Bound::Exact),
+            pv: vec![rm.mv],
+        };
+    }
+
+    let nodes = shared.total_nodes();
+    let time_ms = shared.elapsed_ms();
+    let info = SearchInfo {
+        depth: result.depth.max(1),
+        seldepth: result.seldepth.max(result.depth.max(1)),
+        multipv: 1,
+        score: to_api(result.score),
+        bound: result.bound.unwrap_or(Bound::Exact),
+        nodes,
+        nps: nodes * 1000 / time_ms.max(1),
+        time_ms,
+        hashfull: shared.tt.hashfull(),
+        pv: legal_prefix(pos, &result.pv),
+    };
+    let best = result.pv[0];
+    if config.resign_value > 0 && result.score < -config.resign_value {
+        return (BestMove::Resign, Some(info));
+    }
+    let ponder = if config.ponder_enabled {
+        ponder_move(pos, best, &result.pv, &shared.tt)
+    } else {
+        None
+    };
+    (BestMove::Move { best, ponder }, Some(info))
+}
+
+/// The longest prefix of `pv` that is a legal sequence from `pos` (a PV stitched from the TT could
+/// in principle hold a stale move; the protocol must never print an illegal one).
+fn legal_prefix(pos: &Position, pv: &[Move]) -> Vec<Move> {
+    let mut p = pos.clone();
+    let mut out = Vec::with_capacity(pv.len());
+    for &m in pv {
+        if !p.is_legal(m) {
+            break;
+        }
+        p.do_move(m);
+        out.push(m);
+    }
+    out
+}
+
+/// The expected reply: the PV's second move, else the TT's move for the position after `best`;
+/// only when legal there.
+fn ponder_move(pos: &Position, best: Move, pv: &[Move], tt: &TranspositionTable) -> Option<Move> {
+    let mut after = pos.clone();
+    if !after.is_legal(best) {
+        return None;
+    }
+    after.do_move(best);
+    let candidate = pv.get(1).copied().or_else(|| {
+        tt.probe(after.key(), after.side_to_move().index())
+            .hit
+            .and_then(|h| h.mv())
+    })?;
+    after.is_legal(candidate).then_some(candidate)
+}
+
+/// Best-thread vote: every thread votes for its best move with weight growing with its score margin
+/// and completed depth; the chosen thread is the one voting for the most-voted move (the deeper one
+/// on ties). Proven wins take precedence (the shortest); a thread that sees itself mated is only
+/// chosen when all do.
+fn vote(results: &[ThreadResult]) -> usize {
+    let valid: Vec<usize> = (0..results.len())
+        .filter(|&i| !results[i].pv.is_empty())
+        .collect();
+    let Some(&first) = valid.first() else {
+        return 0;
+    };
+    let min_score = valid.iter().map(|&i| results[i].score).min().unwrap_or(0);
+    let mut votes: HashMap<Move, i64> = HashMap::new();
+    for &i in &valid {
+        let r = &results[i];
+        let weight = (r.score - min_score + 14) as i64 * r.depth.max(1) as i64;
+        *votes.entry(r.pv[0]).or_default() += weight;
+    }
+    let mut best = first;
+    for &i in &valid[1..] {
+        let (b, r) = (&results[best], &results[i]);
+        let better = if b.score >= super::score::MATE_IN_MAX_PLY {
+            r.score > b.score
+        } else if r.score >= super::score::MATE_IN_MAX_PLY {
+            true
+        } else if r.score > -super::score::MATE_IN_MAX_PLY {
+            let (vb, vr) = (votes[&b.pv[0]], votes[&r.pv[0]]);
+            vr > vb || (vr == vb && r.depth > b.depth)
+        } else {
+            false
+        };
+        if better {
+            best = i;
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(depth: u32, score: i32, mv: Move) -> ThreadResult {
+        ThreadResult {
+            depth,
+            seldepth: depth,
+            score,
+            bound: Some(Bound::Exact),
+            pv: vec![mv],
+        }
+    }
+
+    #[test]
+    fn vote_prefers_consensus_and_mates() {
+        use crate::core::Square;
+        let a = Move::normal(Square::new(6, 6), Square::new(6, 5), false);
+        let b = Move::normal(Square::new(1, 6), Square::new(1, 5), false);
+        // Two threads agree on `a` at depth 10; one deeper thread likes `b` slightly more.
+        let rs = vec![result(10, 50, a), result(10, 45, a), result(11, 60, b)];
+        assert_eq!(rs[vote(&rs)].pv[0], a);
+        // A proven mate wins the vote.
+        let rs = vec![result(10, 50, a), result(8, mate_in(5), b)];
+        assert_eq!(vote(&rs), 1);
+        // Empty results are skipped.
+        let rs = vec![ThreadResult::default(), result(3, 0, b)];
+        assert_eq!(vote(&rs), 1);
+    }
+}

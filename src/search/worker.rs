@@ -1,0 +1,1177 @@
+//! One search thread: iterative deepening with aspiration windows over a principal-variation
+//! alpha-beta search and a quiescence search. Every thread of the pool runs one `Worker` on its own
+//! copy of the position; they share only the transposition table, the stop flag and their results.
+//!
+//! Nothing here allocates per node: the stack, PV table and history tables are allocated once per
+//! worker and kept between searches.
+
+use super::api::{Bound, SearchEvent, SearchInfo};
+use super::history::{bonus, piece_to, History};
+use super::movepick::{is_tactical, MovePicker, OrderingContext};
+use super::params;
+use super::pool::SearchConfig;
+use super::score::{
+    from_tt, is_mate_score, mate_in, mated_in, to_api, to_tt, DRAW, EVAL_NONE, INFINITE,
+    MATE_IN_MAX_PLY, MAX_PLY,
+};
+use super::see::see_ge;
+use super::time::TimeLimits;
+use super::tt::{TranspositionTable, TtBound};
+use super::values::evaluate;
+use crate::core::attacks::step_attacks;
+use crate::core::movegen::generate_evasions;
+use crate::core::{Move, MoveList, PieceKind, Position, Repetition};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Instant;
+
+/// How often (in nodes of one thread) the clock, the node limit and the stop flag's sources are
+/// checked: about every millisecond at a few Mnps, so a hard limit is overrun by well under 1 ms.
+const POLL_MASK: u64 = 1023;
+
+/// What one thread found in its last completed iteration (read by the best-thread vote).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ThreadResult {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: i32,
+    pub bound: Option<Bound>,
+    pub pv: Vec<Move>,
+}
+
+/// State shared by every thread of one search.
+pub(crate) struct Shared {
+    pub tt: Arc<TranspositionTable>,
+    pub config: SearchConfig,
+    pub stop: AtomicBool,
+    /// Instant the search started; all deadlines are ms since then.
+    pub epoch: Instant,
+    /// Hard deadline in ms since `epoch` (`u64::MAX` = none, e.g. while pondering).
+    pub hard_deadline: AtomicU64,
+    /// Total node limit (0 = none).
+    pub nodes_limit: u64,
+    /// Per-thread node counters, published every `POLL_MASK + 1` nodes.
+    pub nodes: Vec<AtomicU64>,
+    pub results: Vec<Mutex<ThreadResult>>,
+    /// The current move's time limits and when its clock started (ms since `epoch`): replaced at
+    /// `ponderhit`.
+    pub clock: Mutex<(TimeLimits, u64)>,
+    pub pondering: AtomicBool,
+}
+
+impl Shared {
+    pub fn elapsed_ms(&self) -> u64 {
+        self.epoch.elapsed().as_millis() as u64
+    }
+
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// A root move with what the last iterations said about it.
+#[derive(Clone, Debug)]
+pub(crate) struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub prev_score: i32,
+    /// Score shown to the user for this line (kept from the last search that touched it).
+    pub display_score: i32,
+    pub bound: Bound,
+    pub seldepth: u32,
+    pub pv: Vec<Move>,
+}
+
+impl RootMove {
+    fn new(mv: Move) -> RootMove {
+        RootMove {
+            mv,
+            score: -INFINITE,
+            prev_score: -INFINITE,
+            display_score: -INFINITE,
+            bound: Bound::Exact,
+            seldepth: 0,
+            pv: {
+                let mut pv = Vec::with_capacity(MAX_PLY + 1);
+                pv.push(mv);
+                pv
+            },
+        }
+    }
+}
+
+/// One ply of the search stack.
+#[derive(Clone, Copy)]
+struct Frame {
+    /// (piece, to) of the move made at this ply; `None` for a null move / not yet made.
+    piece_to: Option<usize>,
+    current_move: Option<Move>,
+    static_eval: i32,
+    killers: [Option<Move>; 2],
+}
+
+impl Frame {
+    const EMPTY: Frame = Frame {
+        piece_to: None,
+        current_move: None,
+        static_eval: EVAL_NONE,
+        killers: [None; 2],
+    };
+}
+
+/// Late-move reduction table `[depth][move number]`, built once per process.
+fn reductions() -> &'static [[i32; 64]; 64] {
+    static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[0; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                let v = params::LMR_BASE as f64 / 100.0
+                    + (d as f64).ln() * (m as f64).ln() * 100.0 / params::LMR_DIV as f64;
+                *r = v.max(0.0) as i32;
+            }
+        }
+        t
+    })
+}
+
+#[inline]
+fn reduction(depth: i32, move_count: usize) -> i32 {
+    reductions()[(depth as usize).min(63)][move_count.min(63)]
+}
+
+/// Lazy-SMP diversification: helper threads skip some depths so that they run ahead of the main
+/// thread at different depths instead of duplicating its work (size/phase pattern per helper).
+const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+/// The main thread's extra duties: reporting and time decisions.
+pub(crate) struct MainDuties<'a> {
+    pub sink: &'a (dyn Fn(SearchEvent) + Send + Sync),
+    /// Maximum depth to iterate to.
+    pub max_depth: u32,
+    /// `go infinite`: iterate until stopped (time decisions off).
+    pub infinite: bool,
+}
+
+pub(crate) struct Worker {
+    pub id: usize,
+    pos: Option<Position>,
+    shared: Option<Arc<Shared>>,
+    history: History,
+    stack: Vec<Frame>,
+    pv_table: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    pub root_moves: Vec<RootMove>,
+    pv_idx: usize,
+    multipv: usize,
+    pub nodes: u64,
+    seldepth: usize,
+    root_depth: i32,
+    completed_depth: u32,
+    /// Null move is disabled for plies below this (null-move verification).
+    nmp_min_ply: usize,
+}
+
+impl Default for Worker {
+    fn default() -> Worker {
+        Worker::new(0)
+    }
+}
+
+impl Worker {
+    pub fn new(id: usize) -> Worker {
+        Worker {
+            id,
+            pos: None,
+            shared: None,
+            history: History::new(),
+            stack: vec![Frame::EMPTY; MAX_PLY + 4],
+            pv_table: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            root_moves: Vec::new(),
+            pv_idx: 0,
+            multipv: 1,
+            nodes: 0,
+            seldepth: 0,
+            root_depth: 0,
+            completed_depth: 0,
+            nmp_min_ply: 0,
+        }
+    }
+
+    /// Forget everything learnt (for `usinewgame` / ClearHash and deterministic benches).
+    pub fn clear(&mut self) {
+        self.history.clear();
+    }
+
+    /// Prepares a search of `pos` over `root_moves` (legal, non-empty).
+    pub fn prepare(
+        &mut self,
+        pos: Position,
+        root_moves: &[Move],
+        shared: Arc<Shared>,
+        multipv: usize,
+    ) {
+        self.pos = Some(pos);
+        self.shared = Some(shared);
+        self.root_moves = root_moves.iter().map(|&m| RootMove::new(m)).collect();
+        self.multipv = multipv.clamp(1, root_moves.len().max(1));
+        self.pv_idx = 0;
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.completed_depth = 0;
+        self.nmp_min_ply = 0;
+        self.stack.fill(Frame::EMPTY);
+    }
+
+    /// Drops the references to this search's shared state (the TT can then be resized).
+    pub fn release(&mut self) {
+        self.shared = None;
+        self.pos = None;
+    }
+
+    #[inline]
+    fn shared(&self) -> &Shared {
+        self.shared.as_deref().expect("worker prepared")
+    }
+
+    #[inline]
+    fn pos(&mut self) -> &mut Position {
+        self.pos.as_mut().expect("worker prepared")
+    }
+
+    #[inline]
+    fn stopped(&self) -> bool {
+        self.shared().stop.load(Ordering::Relaxed)
+    }
+
+    /// Called every `POLL_MASK + 1` nodes: publish the node count, enforce the hard limit and the
+    /// node limit.
+    #[cold]
+    fn poll(&self) {
+        let shared = self.shared();
+        shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        let deadline = shared.hard_deadline.load(Ordering::Relaxed);
+        if deadline != u64::MAX && shared.elapsed_ms() >= deadline {
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+        if shared.nodes_limit != 0 {
+            let total = if shared.nodes.len() == 1 {
+                self.nodes
+            } else {
+                shared.total_nodes()
+            };
+            if total >= shared.nodes_limit {
+                shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes & POLL_MASK == 0 {
+            self.poll();
+        }
+    }
+
+    /// Score of a draw for the side to move at `ply`: `-contempt` for the root side.
+    #[inline]
+    fn draw_score(&self, ply: usize) -> i32 {
+        let contempt = self.shared().config.contempt;
+        if ply.is_multiple_of(2) {
+            DRAW - contempt
+        } else {
+            DRAW + contempt
+        }
+    }
+
+    // ----------------------------------------------------------------------------------------
+    // Iterative deepening
+    // ----------------------------------------------------------------------------------------
+
+    /// Runs iterative deepening until stopped (helpers) or until the main thread's limits say so.
+    pub fn iterate(&mut self, main: Option<&MainDuties<'_>>) {
+        let max_depth = main
+            .map_or(MAX_PLY as u32 - 1, |m| m.max_depth)
+            .min(MAX_PLY as u32 - 1);
+        let mut last_best: Option<Move> = None;
+        let mut stable_iterations = 0u32;
+        let mut best_move_changes = 0.0f64;
+        let mut prev_iteration_score = -INFINITE;
+        for depth in 1..=max_depth {
+            if self.stopped() {
+                break;
+            }
+            if self.id > 0 {
+                let i = (self.id - 1) % SKIP_SIZE.len();
+                if !((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]).is_multiple_of(2) {
+                    continue;
+                }
+            }
+            self.root_depth = depth as i32;
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            let mut changes_this_iteration = 0u32;
+            for pv_idx in 0..self.multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                let before = self.root_moves[0].mv;
+                self.aspiration(depth as i32, main);
+                if self.root_moves[0].mv != before {
+                    changes_this_iteration += 1;
+                }
+                // Keep the lines above `pv_idx` in place; sort the searched ones.
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                if self.stopped() {
+                    break;
+                }
+            }
+            if self.stopped() && self.completed_depth > 0 {
+                // An interrupted iteration only counts where it produced a new best line (handled by
+                // the root-move sort); keep the completed depth as is.
+                self.publish(false);
+                break;
+            }
+            self.completed_depth = depth;
+            self.publish(true);
+
+            let Some(main) = main else { continue };
+            self.report(main);
+
+            // Time decisions (not in infinite search, not while pondering).
+            let best = self.root_moves[0].mv;
+            if Some(best) == last_best {
+                stable_iterations += 1;
+            } else {
+                stable_iterations = 0;
+            }
+            last_best = Some(best);
+            best_move_changes = best_move_changes / 2.0 + changes_this_iteration as f64;
+            let score = self.root_moves[0].score;
+            if main.infinite || self.shared().pondering.load(Ordering::Relaxed) {
+                prev_iteration_score = score;
+                continue;
+            }
+            // A proven mate needs no deeper search.
+            if is_mate_score(score) && (super::score::MATE - score.abs()) as u32 * 2 + 2 <= depth {
+                break;
+            }
+            if self.root_moves.len() == 1 && depth >= 4 {
+                break;
+            }
+            let (limits, clock_start) = *self
+                .shared()
+                .clock
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            let drop = if prev_iteration_score == -INFINITE {
+                0
+            } else {
+                prev_iteration_score - score
+            };
+            prev_iteration_score = score;
+            if let Some(soft) = limits.adjusted_soft(stable_iterations, best_move_changes, drop) {
+                let elapsed = self.shared().elapsed_ms().saturating_sub(clock_start);
+                if elapsed >= soft {
+                    break;
+                }
+            }
+        }
+        self.shared().nodes[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// Writes this thread's current best line for the vote.
+    fn publish(&self, completed: bool) {
+        let rm = &self.root_moves[0];
+        let mut slot = self.shared().results[self.id]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if !completed && slot.depth > 0 && slot.pv.first() == Some(&rm.mv) {
+            return;
+        }
+        slot.depth = self.completed_depth;
+        slot.seldepth = rm.seldepth;
+        slot.score = rm.score;
+        slot.bound = Some(rm.bound);
+        slot.pv.clone_from(&rm.pv);
+    }
+
+    /// Emits one `Info` per MultiPV line.
+    fn report(&self, main: &MainDuties<'_>) {
+        for (i, rm) in self.root_moves.iter().take(self.multipv).enumerate() {
+            (main.sink)(SearchEvent::Info(self.info_for(
+                i,
+                rm,
+                self.completed_depth,
+            )));
+        }
+    }
+
+    pub(crate) fn info_for(&self, index: usize, rm: &RootMove, depth: u32) -> SearchInfo {
+        let shared = self.shared();
+        let nodes = shared.total_nodes().max(self.nodes);
+        let time_ms = shared.elapsed_ms();
+        SearchInfo {
+            depth: depth.max(1),
+            seldepth: rm.seldepth.max(depth),
+            multipv: index as u32 + 1,
+            score: to_api(rm.display_score),
+            bound: rm.bound,
+            nodes,
+            nps: nodes * 1000 / time_ms.max(1),
+            time_ms,
+            hashfull: shared.tt.hashfull(),
+            pv: rm.pv.clone(),
+        }
+    }
+
+    /// One iteration for the line `pv_idx`, re-searching with wider windows on fail high / low.
+    fn aspiration(&mut self, depth: i32, main: Option<&MainDuties<'_>>) {
+        let prev = self.root_moves[self.pv_idx].prev_score;
+        let mut delta = params::ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = if depth >= 4 && prev > -INFINITE && !is_mate_score(prev) {
+            ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let score = self.root_search(alpha, beta, depth);
+            self.root_moves[self.pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            if self.stopped() {
+                return;
+            }
+            let bound = if score <= alpha {
+                Bound::Upper
+            } else if score >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.root_moves[self.pv_idx].bound = bound;
+            if bound == Bound::Exact {
+                return;
+            }
+            // Tell the user about long fail highs / lows as they happen.
+            if let Some(main) = main {
+                if self.shared().elapsed_ms() > 3000 {
+                    let rm = &self.root_moves[self.pv_idx];
+                    (main.sink)(SearchEvent::Info(self.info_for(
+                        self.pv_idx,
+                        rm,
+                        depth as u32,
+                    )));
+                }
+            }
+            if bound == Bound::Upper {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+            } else {
+                beta = (score + delta).min(INFINITE);
+            }
+            delta += delta / 2 + 5;
+        }
+    }
+
+    /// The root node: searches root moves `pv_idx..` in their current order.
+    fn root_search(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+        let ply = 0;
+        self.pv_len[0] = 0;
+        self.stack[0] = Frame {
+            static_eval: EVAL_NONE,
+            killers: self.stack[0].killers,
+            ..Frame::EMPTY
+        };
+        self.stack[2].killers = [None; 2];
+        let in_check = self.pos().in_check();
+        let mut best_score = -INFINITE;
+        let mut best_move = None;
+        for i in self.pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            let move_count = i - self.pv_idx + 1;
+            self.seldepth = 0;
+            let gives_check = self.pos.as_ref().is_some_and(|p| p.gives_check(m));
+            let quiet = !is_tactical(self.pos.as_ref().expect("prepared"), m);
+            let new_depth = depth - 1 + i32::from(gives_check);
+            self.make(m, ply);
+            let mut score;
+            if move_count == 1 {
+                score = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
+            } else {
+                let r = if depth >= 3 && quiet && !in_check && !gives_check {
+                    (reduction(depth, move_count) - 1).max(0)
+                } else {
+                    0
+                };
+                score = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, false);
+                }
+                if score > alpha {
+                    score = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            self.unmake();
+            if self.stopped() {
+                break;
+            }
+            let seldepth = self.seldepth as u32;
+            let rm = &mut self.root_moves[i];
+            if move_count == 1 || score > alpha {
+                rm.score = score;
+                rm.display_score = score;
+                rm.seldepth = seldepth;
+                rm.pv.clear();
+                rm.pv.push(m);
+                let len = self.pv_len[1];
+                rm.pv
+                    .extend(self.pv_table[1][1..len].iter().map_while(|m| *m));
+            } else {
+                // Only the best move keeps a real score; the others sort below it by last score.
+                rm.score = -INFINITE;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if let Some(m) = best_move {
+            if !self.stopped() && self.pv_idx == 0 {
+                let key = self.pos.as_ref().expect("prepared").key();
+                let side = self.pos.as_ref().expect("prepared").side_to_move().index();
+                let bound = if best_score >= beta {
+                    TtBound::Lower
+                } else {
+                    TtBound::Exact
+                };
+                let tt = Arc::clone(&self.shared().tt);
+                let probe = tt.probe(key, side);
+                tt.store(
+                    &probe,
+                    key,
+                    Some(m),
+                    to_tt(best_score, 0),
+                    i16::MIN,
+                    depth,
+                    bound,
+                    true,
+                );
+            }
+        }
+        best_score
+    }
+
+    // ----------------------------------------------------------------------------------------
+    // Making moves with the bookkeeping the search stack needs
+    // ----------------------------------------------------------------------------------------
+
+    #[inline]
+    fn make(&mut self, m: Move, ply: usize) {
+        let pos = self.pos.as_mut().expect("prepared");
+        self.stack[ply].piece_to = Some(piece_to(pos, m));
+        self.stack[ply].current_move = Some(m);
+        pos.do_move(m);
+        let (key, side) = (pos.key(), pos.side_to_move().index());
+        self.shared().tt.prefetch(key, side);
+    }
+
+    #[inline]
+    fn unmake(&mut self) {
+        self.pos().undo_move();
+    }
+
+    #[inline]
+    fn prev(&self, ply: usize) -> [Option<usize>; 2] {
+        let one = if ply >= 1 {
+            self.stack[ply - 1].piece_to
+        } else {
+            None
+        };
+        let two = if ply >= 2 {
+            self.stack[ply - 2].piece_to
+        } else {
+            None
+        };
+        [one, two]
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        self.pv_table[ply][ply] = Some(m);
+        for i in ply + 1..child_len {
+            self.pv_table[ply][i] = self.pv_table[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    // ----------------------------------------------------------------------------------------
+    // Node-level shogi rules
+    // ----------------------------------------------------------------------------------------
+
+    /// The game-theoretic value of the node when a rule ends the game here (repetition, maximum
+    /// game length, declaration, Heian's bare king), from the side to move's view.
+    fn rule_score(&mut self, ply: usize) -> Option<i32> {
+        let (rule, max_moves) = {
+            let c = &self.shared().config;
+            (c.entering_king_rule, c.max_moves_to_draw)
+        };
+        let draw = self.draw_score(ply);
+        let pos = self.pos.as_ref().expect("prepared");
+        match pos.repetition() {
+            Repetition::None => {}
+            Repetition::Draw => return Some(draw),
+            // The opponent checked on every move of the cycle: perpetual check loses for them.
+            Repetition::Win => return Some(mate_in(ply)),
+            Repetition::Loss => return Some(mated_in(ply)),
+            Repetition::Superior => return Some(params::SUPERIOR_REPETITION),
+            Repetition::Inferior => return Some(-params::SUPERIOR_REPETITION),
+        }
+        if max_moves != 0 && pos.game_ply() > max_moves {
+            return Some(draw);
+        }
+        if pos.variant().bare_king_loses() && pos.pieces_of(pos.side_to_move()).count() <= 1 {
+            return Some(mated_in(ply));
+        }
+        if pos.can_declare(rule) {
+            return Some(mate_in(ply + 1));
+        }
+        None
+    }
+
+    /// A move that mates at once, looked for among checks landing next to the enemy king (drops
+    /// and board moves, with and without promotion; knight checks included). Pawn drops are skipped:
+    /// a pawn drop that mates is illegal (uchifuzume). Distant slider checks are not tried: they
+    /// rarely mate and the search finds them anyway.
+    fn mate_in_one(&mut self) -> Option<Move> {
+        let pos = self.pos.as_mut().expect("prepared");
+        let us = pos.side_to_move();
+        let them = us.flip();
+        let ksq = pos.king_square(them)?;
+        let around = (step_attacks(them, PieceKind::King, ksq)
+            | step_attacks(them, PieceKind::Knight, ksq))
+            & pos.variant().board_mask()
+            & !pos.pieces_of(us);
+        let hand = pos.hand(us);
+        let occupied = pos.occupied();
+        let mut candidates = MoveList::new();
+        for to in around.iter() {
+            // Board moves onto `to`.
+            for from in pos.attackers_to(us, to, occupied).iter() {
+                for promote in [true, false] {
+                    let m = Move::normal(from, to, promote);
+                    if pos.is_pseudo_legal(m) {
+                        candidates.push(m);
+                    }
+                }
+            }
+            // Drops onto `to` (empty squares only).
+            if !occupied.contains(to) {
+                for (kind, count) in hand.iter() {
+                    if count > 0 && kind != crate::core::HandKind::Pawn {
+                        let m = Move::drop(kind, to);
+                        if pos.is_pseudo_legal(m) {
+                            candidates.push(m);
+                        }
+                    }
+                }
+            }
+        }
+        let mut evasions = MoveList::new();
+        for &m in candidates.iter() {
+            if !pos.gives_check(m) || !pos.is_legal_pseudo(m) {
+                continue;
+            }
+            pos.do_move(m);
+            evasions.clear();
+            generate_evasions(pos, &mut evasions);
+            let escapes = evasions.iter().any(|&e| pos.is_legal_pseudo(e));
+            pos.undo_move();
+            if !escapes {
+                return Some(m);
+            }
+        }
+        None
+    }
+
+    // ----------------------------------------------------------------------------------------
+    // Alpha-beta
+    // ----------------------------------------------------------------------------------------
+
+    fn search<const PV: bool>(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch::<PV>(alpha, beta, ply);
+        }
+        // 1. Bookkeeping.
+        if PV {
+            self.pv_len[ply] = ply;
+        }
+        self.count_node();
+        self.seldepth = self.seldepth.max(ply + 1);
+        if self.stopped() {
+            return 0;
+        }
+        let in_check = self.pos().in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(self.pos()) };
+        }
+        self.stack[ply + 2].killers = [None; 2];
+        self.stack[ply].piece_to = None;
+        self.stack[ply].current_move = None;
+
+        // 2. The game may be over here by rule (sennichite, declaration, max moves, bare king).
+        if let Some(score) = self.rule_score(ply) {
+            return score;
+        }
+
+        // 3. Mate-distance pruning: no line from here beats a mate already found nearer the root.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // 4. Transposition table.
+        let (key, side) = {
+            let pos = self.pos.as_ref().expect("prepared");
+            (pos.key(), pos.side_to_move())
+        };
+        let tt = Arc::clone(&self.shared().tt);
+        let probe = tt.probe(key, side.index());
+        let tt_hit = probe.hit;
+        let tt_move = tt_hit
+            .and_then(|h| h.mv())
+            .filter(|&m| self.pos().is_pseudo_legal(m));
+        let tt_score = tt_hit.map(|h| from_tt(h.score, ply));
+        if let (false, Some(hit), Some(score)) = (PV, tt_hit, tt_score) {
+            if hit.depth as i32 >= depth
+                && match hit.bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => score >= beta,
+                    TtBound::Upper => score <= alpha,
+                    TtBound::None => false,
+                }
+            {
+                return score;
+            }
+        }
+
+        // 5. Static evaluation.
+        let static_eval = if in_check {
+            EVAL_NONE
+        } else {
+            match tt_hit {
+                Some(h) if h.eval != i16::MIN => h.eval as i32,
+                _ => evaluate(self.pos()),
+            }
+        };
+        self.stack[ply].static_eval = static_eval;
+        // The TT score is a better estimate when its bound points the right way.
+        let eval = match (tt_hit, tt_score) {
+            (Some(h), Some(s)) if !in_check && !is_mate_score(s) => match h.bound {
+                TtBound::Exact => s,
+                TtBound::Lower if s > static_eval => s,
+                TtBound::Upper if s < static_eval => s,
+                _ => static_eval,
+            },
+            _ => static_eval,
+        };
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+
+        // 6. Mate in one.
+        if !in_check && depth >= params::MATE1_MIN_DEPTH && tt_hit.is_none() {
+            if let Some(m) = self.mate_in_one() {
+                let score = mate_in(ply + 1);
+                if PV {
+                    self.pv_len[ply + 1] = ply + 1;
+                    self.update_pv(ply, m);
+                }
+                tt.store(
+                    &probe,
+                    key,
+                    Some(m),
+                    to_tt(score, ply),
+                    static_eval as i16,
+                    depth + 6,
+                    TtBound::Exact,
+                    PV,
+                );
+                return score;
+            }
+        }
+
+        if !PV && !in_check {
+            // 7. Razoring: hopeless at low depth, verify with quiescence.
+            if depth <= 2 && eval + params::RAZOR_MARGIN * depth < alpha {
+                let score = self.qsearch::<false>(alpha, alpha + 1, ply);
+                if score <= alpha {
+                    return score;
+                }
+            }
+            // 8. Reverse futility: far above beta at low depth.
+            let margin = params::RFP_MARGIN * (depth - i32::from(improving));
+            if depth <= params::RFP_MAX_DEPTH && eval - margin >= beta && !is_mate_score(beta) {
+                return eval;
+            }
+            // 9. Null move: give the opponent a free move; still above beta means a cutoff.
+            if depth >= 3
+                && eval >= beta
+                && static_eval >= beta
+                && ply >= self.nmp_min_ply
+                && ply >= 1
+                && self.stack[ply - 1].current_move.is_some()
+                && !is_mate_score(beta)
+            {
+                let r = params::NMP_BASE
+                    + depth / params::NMP_DEPTH_DIV
+                    + ((eval - beta) / params::NMP_EVAL_DIV).min(3);
+                self.stack[ply].current_move = None;
+                self.stack[ply].piece_to = None;
+                self.pos().do_null_move();
+                let score = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.pos().undo_null_move();
+                if self.stopped() {
+                    return 0;
+                }
+                if score >= beta {
+                    let score = if is_mate_score(score) { beta } else { score };
+                    if depth < params::NMP_VERIFY_DEPTH || self.nmp_min_ply != 0 {
+                        return score;
+                    }
+                    // Verification (zugzwang guard, which matters in drop-less Heian endings):
+                    // the same reduced search without null moves for our side.
+                    self.nmp_min_ply = ply + 3 * (depth - r).max(0) as usize / 4;
+                    let v = self.search::<false>(beta - 1, beta, depth - r, ply, false);
+                    self.nmp_min_ply = 0;
+                    if v >= beta {
+                        return score;
+                    }
+                }
+            }
+        }
+
+        // 10. Internal iterative reduction: no TT move, so this node was never searched well;
+        // search it shallower first.
+        let mut depth = depth;
+        if tt_move.is_none() && depth >= params::IIR_MIN_DEPTH && (PV || cut_node) {
+            depth -= 1;
+        }
+
+        // 11. Move loop.
+        let prev = self.prev(ply);
+        let ctx = OrderingContext {
+            killers: self.stack[ply].killers,
+            counter: self.history.counter(prev[0]),
+            prev,
+        };
+        let mut picker = MovePicker::new(self.pos.as_ref().expect("prepared"), tt_move, ctx);
+        let mut best_score = -INFINITE;
+        let mut best_move = None;
+        let mut move_count = 0usize;
+        let mut quiets_tried = [None::<(Move, usize)>; 32];
+        let mut quiet_count = 0usize;
+        let original_alpha = alpha;
+
+        while let Some(m) = picker.next(self.pos.as_ref().expect("prepared"), &self.history) {
+            let pos = self.pos.as_ref().expect("prepared");
+            if !pos.is_legal_pseudo(m) {
+                continue;
+            }
+            move_count += 1;
+            let tactical = is_tactical(pos, m);
+            let gives_check = pos.gives_check(m);
+            let pt = piece_to(pos, m);
+            let hist = if tactical {
+                0
+            } else {
+                self.history.quiet_score(side, m, pt, prev)
+            };
+
+            // 12. Shallow-depth pruning (only once a line that does not lose is known).
+            if ply > 0 && best_score > -MATE_IN_MAX_PLY {
+                let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
+                if !tactical && !gives_check {
+                    // Late-move pruning.
+                    let lmp_limit =
+                        (params::LMP_BASE + depth * depth) as usize / (2 - usize::from(improving));
+                    if !PV && depth <= 8 && move_count > lmp_limit {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                    // Futility: even a big positional gain would not reach alpha.
+                    if !in_check
+                        && lmr_depth < params::FUTILITY_MAX_DEPTH
+                        && static_eval + params::FUTILITY_BASE + params::FUTILITY_MULT * lmr_depth
+                            <= alpha
+                    {
+                        continue;
+                    }
+                    // SEE: the moved piece just hangs.
+                    if lmr_depth < params::SEE_PRUNE_MAX_DEPTH
+                        && !see_ge(pos, m, params::SEE_QUIET_MARGIN * lmr_depth)
+                    {
+                        continue;
+                    }
+                } else if depth <= params::SEE_PRUNE_MAX_DEPTH
+                    && !see_ge(pos, m, params::SEE_CAPTURE_MARGIN * depth)
+                {
+                    continue;
+                }
+            }
+
+            // 13. Extensions: checks that do not lose material, bounded by twice the root depth.
+            let extension =
+                i32::from(gives_check && ply < 2 * self.root_depth as usize && see_ge(pos, m, 0));
+            let new_depth = depth - 1 + extension;
+
+            if !tactical && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = Some((m, pt));
+                quiet_count += 1;
+            }
+
+            // 14. Make the move and search it: late moves reduced, null window first.
+            self.make(m, ply);
+            let mut score;
+            if depth >= 2 && move_count > 1 + usize::from(PV) && !tactical {
+                let mut r = reduction(depth, move_count);
+                r += i32::from(!PV) + i32::from(cut_node);
+                r -= i32::from(improving) + i32::from(gives_check);
+                r -= hist / params::LMR_HISTORY_DIV;
+                let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
+                score = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
+                if score > alpha && d < new_depth {
+                    score =
+                        -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+            } else if !PV || move_count > 1 {
+                score = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+            } else {
+                score = alpha + 1; // forces the PV search below
+            }
+            if PV && (move_count == 1 || score > alpha) {
+                score = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
+            }
+            self.unmake();
+            if self.stopped() {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+
+        // 15. No legal move: mated (in shogi, as in Heian, having no move loses even without check).
+        if move_count == 0 {
+            return mated_in(ply);
+        }
+
+        // 16. Learn from the cutoff: reward the quiet move that caused it, punish the ones tried before.
+        if let Some(best) = best_move {
+            if best_score >= beta && !is_tactical(self.pos.as_ref().expect("prepared"), best) {
+                let b = bonus(depth);
+                for &(m, pt) in quiets_tried[..quiet_count].iter().flatten() {
+                    let delta = if m == best { b } else { -b };
+                    self.history.update_quiet(side, m, pt, prev, delta);
+                }
+                let killers = &mut self.stack[ply].killers;
+                if killers[0] != Some(best) {
+                    killers[1] = killers[0];
+                    killers[0] = Some(best);
+                }
+                self.history.set_counter(prev[0], best);
+            }
+        }
+
+        // 17. Store.
+        let bound = if best_score >= beta {
+            TtBound::Lower
+        } else if PV && best_score > original_alpha {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        };
+        let stored_eval = if static_eval == EVAL_NONE {
+            i16::MIN
+        } else {
+            static_eval as i16
+        };
+        tt.store(
+            &probe,
+            key,
+            best_move,
+            to_tt(best_score, ply),
+            stored_eval,
+            depth,
+            bound,
+            PV,
+        );
+        best_score
+    }
+
+    // ----------------------------------------------------------------------------------------
+    // Quiescence
+    // ----------------------------------------------------------------------------------------
+
+    fn qsearch<const PV: bool>(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if PV {
+            self.pv_len[ply] = ply;
+        }
+        self.count_node();
+        self.seldepth = self.seldepth.max(ply + 1);
+        if self.stopped() {
+            return 0;
+        }
+        let in_check = self.pos().in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(self.pos()) };
+        }
+        self.stack[ply].piece_to = None;
+        self.stack[ply].current_move = None;
+
+        // Transposition table (depth 0 entries and deeper all serve).
+        let (key, side) = {
+            let pos = self.pos.as_ref().expect("prepared");
+            (pos.key(), pos.side_to_move())
+        };
+        let tt = Arc::clone(&self.shared().tt);
+        let probe = tt.probe(key, side.index());
+        let tt_hit = probe.hit;
+        let tt_move = tt_hit
+            .and_then(|h| h.mv())
+            .filter(|&m| self.pos().is_pseudo_legal(m));
+        if let (false, Some(hit)) = (PV, tt_hit) {
+            let score = from_tt(hit.score, ply);
+            if match hit.bound {
+                TtBound::Exact => true,
+                TtBound::Lower => score >= beta,
+                TtBound::Upper => score <= alpha,
+                TtBound::None => false,
+            } {
+                return score;
+            }
+        }
+
+        // Stand pat: the side to move may decline every capture (not when in check).
+        let static_eval;
+        let mut best_score;
+        if in_check {
+            static_eval = EVAL_NONE;
+            best_score = -INFINITE;
+        } else {
+            static_eval = match tt_hit {
+                Some(h) if h.eval != i16::MIN => h.eval as i32,
+                _ => evaluate(self.pos()),
+            };
+            best_score = static_eval;
+            if best_score >= beta {
+                if tt_hit.is_none() {
+                    tt.store(
+                        &probe,
+                        key,
+                        None,
+                        to_tt(best_score, ply),
+                        static_eval as i16,
+                        0,
+                        TtBound::Lower,
+                        false,
+                    );
+                }
+                return best_score;
+            }
+            alpha = alpha.max(best_score);
+        }
+
+        let mut picker = MovePicker::quiescence(self.pos.as_ref().expect("prepared"), tt_move);
+        let mut best_move = None;
+        let mut move_count = 0usize;
+        while let Some(m) = picker.next(self.pos.as_ref().expect("prepared"), &self.history) {
+            let pos = self.pos.as_ref().expect("prepared");
+            if !pos.is_legal_pseudo(m) {
+                continue;
+            }
+            move_count += 1;
+            if !in_check && best_score > -MATE_IN_MAX_PLY {
+                // Delta pruning: even winning the captured piece for free would not reach alpha.
+                let gain = pos
+                    .captured_piece(m)
+                    .map_or(0, |p| super::values::piece_value(p.kind()));
+                if !m.is_promotion() && static_eval + gain + params::QS_FUTILITY_MARGIN <= alpha {
+                    best_score = best_score.max(static_eval + gain + params::QS_FUTILITY_MARGIN);
+                    continue;
+                }
+                // Losing captures are not worth a look in quiescence.
+                if !see_ge(pos, m, 0) {
+                    continue;
+                }
+            }
+            self.make(m, ply);
+            let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1);
+            self.unmake();
+            if self.stopped() {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if in_check && move_count == 0 {
+            return mated_in(ply);
+        }
+        let bound = if best_score >= beta {
+            TtBound::Lower
+        } else {
+            TtBound::Upper
+        };
+        let stored_eval = if static_eval == EVAL_NONE {
+            i16::MIN
+        } else {
+            static_eval as i16
+        };
+        tt.store(
+            &probe,
+            key,
+            best_move,
+            to_tt(best_score, ply),
+            stored_eval,
+            0,
+            bound,
+            false,
+        );
+        best_score
+    }
+}

@@ -1,0 +1,560 @@
+//! The USI engine loop: a reader thread turns input bytes into lines and sends them over a channel;
+//! the loop here owns the state (options, position, search pool) and acts on one command at a time.
+//!
+//! Nothing in the loop waits for a search to finish on its own: `Pool::start` returns at once, `stop`,
+//! `ponderhit` and `gameover` only signal, and the loop waits for the pool only right after having
+//! stopped it (a new `go`, `isready` with a new hash size, `quit`), which takes milliseconds.
+//! `isready` during a search is answered at once.
+
+use crate::core::attacks;
+use crate::core::movegen;
+use crate::core::position::{EnteringKingRule, Position};
+use crate::core::Variant;
+use crate::search::{self, BestMove, Limits, Pool, SearchConfig, SearchEvent, TimeConfig};
+use crate::usi::command::{self, Command, Go, MateLimit, PositionBase, Quoted};
+use crate::usi::display;
+use crate::usi::input::{Input, LineReader};
+use crate::usi::mate::{format_checkmate, MateSolver, NotImplemented};
+use crate::usi::options::{OptionError, OptionId, Options, SetOutcome};
+use crate::usi::output::{self, Output};
+use std::io::{BufReader, Read};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::thread;
+
+/// Depth `bench` uses when none is given.
+pub const BENCH_DEFAULT_DEPTH: u32 = 8;
+
+/// State shared between the loop and one search's event sink.
+#[derive(Default)]
+struct SearchSession {
+    /// Set by `gameover`/`quit`: the sink drops everything, the client no longer wants this search.
+    muted: AtomicBool,
+    /// Set when this search's `bestmove` went out. A second one is dropped: a stale `bestmove`
+    /// desynchronises every match runner.
+    answered: AtomicBool,
+}
+
+/// A `go mate` in progress.
+struct MateJob {
+    stop: Arc<AtomicBool>,
+    muted: Arc<AtomicBool>,
+    handle: thread::JoinHandle<()>,
+}
+
+/// What the loop needs from a search pool: `search::Pool`, or a scripted stand-in in tests.
+/// The rules are the pool's (see the contract): `start` returns at once; after `stop` exactly one
+/// `BestMove` event follows; `abort` ends the search with none; `infinite`/`ponder` searches never
+/// answer before `stop`/`ponderhit`.
+pub trait Searcher {
+    fn resize_hash(&mut self, mb: usize);
+    fn clear_hash(&mut self);
+    fn start(
+        &mut self,
+        pos: Position,
+        limits: Limits,
+        config: SearchConfig,
+        sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
+    );
+    fn stop(&self);
+    fn ponderhit(&self, clock: Option<Limits>);
+    fn abort(&self);
+    fn wait(&mut self);
+    fn is_searching(&self) -> bool;
+}
+
+impl Searcher for Pool {
+    fn resize_hash(&mut self, mb: usize) {
+        Pool::resize_hash(self, mb)
+    }
+    fn clear_hash(&mut self) {
+        Pool::clear_hash(self)
+    }
+    fn start(
+        &mut self,
+        pos: Position,
+        limits: Limits,
+        config: SearchConfig,
+        sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
+    ) {
+        Pool::start(self, pos, limits, config, sink)
+    }
+    fn stop(&self) {
+        Pool::stop(self)
+    }
+    fn ponderhit(&self, clock: Option<Limits>) {
+        Pool::ponderhit(self, clock)
+    }
+    fn abort(&self) {
+        Pool::abort(self)
+    }
+    fn wait(&mut self) {
+        Pool::wait(self)
+    }
+    fn is_searching(&self) -> bool {
+        Pool::is_searching(self)
+    }
+}
+
+/// Whether the loop goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+/// The engine state the loop acts on.
+pub struct Engine<S: Searcher = Pool> {
+    out: Output,
+    options: Options,
+    pos: Position,
+    pool: S,
+    /// The session of the most recent search (None before the first `go`).
+    session: Option<Arc<SearchSession>>,
+    mate_solver: Arc<dyn MateSolver>,
+    mate_job: Option<MateJob>,
+    /// Hash size the pool holds, once allocated (at `isready` or, without one, the first `go`).
+    hash_mb: Option<usize>,
+    /// `ClearHash` pressed during a search: cleared when the search is over.
+    clear_pending: bool,
+}
+
+impl<S: Searcher> Engine<S> {
+    /// A fresh engine around `pool`, which must be cheap to make (no hash yet): `usi` is answered
+    /// before `isready` allocates anything.
+    pub fn new(out: Output, pool: S) -> Engine<S> {
+        Engine {
+            out,
+            options: Options::for_this_machine(),
+            pos: Position::startpos(Variant::Shogi),
+            pool,
+            session: None,
+            mate_solver: Arc::new(NotImplemented),
+            mate_job: None,
+            hash_mb: None,
+            clear_pending: false,
+        }
+    }
+
+    /// Replaces the `go mate` solver.
+    pub fn with_mate_solver(mut self, solver: Arc<dyn MateSolver>) -> Engine<S> {
+        self.mate_solver = solver;
+        self
+    }
+
+    fn variant(&self) -> Variant {
+        self.options
+            .combo(OptionId::UsiVariant)
+            .parse()
+            .unwrap_or_default()
+    }
+
+    /// Acts on one input line.
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        match command::parse(line) {
+            Ok(Some(cmd)) => self.execute(cmd),
+            Ok(None) => Flow::Continue,
+            Err(e) => {
+                self.out.error(&e);
+                Flow::Continue
+            }
+        }
+    }
+
+    pub fn execute(&mut self, cmd: Command) -> Flow {
+        log::debug!("command: {cmd:?}");
+        match cmd {
+            Command::Usi => self.usi(),
+            Command::IsReady => self.isready(),
+            Command::SetOption { name, value } => self.setoption(&name, value.as_deref()),
+            Command::UsiNewGame => self.usinewgame(),
+            Command::Position { base, moves } => self.set_position(base, &moves),
+            Command::Go(Go::Search {
+                limits,
+                searchmoves,
+            }) => self.go(limits, &searchmoves),
+            Command::Go(Go::Mate(limit)) => self.go_mate(limit),
+            Command::Go(Go::Perft(depth)) => self.go_perft(depth),
+            Command::Stop => self.stop(),
+            Command::PonderHit { clock, warning } => {
+                if let Some(w) = warning {
+                    self.out
+                        .error(&format_args!("{w}; ponderhit without a clock update"));
+                }
+                if self.awaiting_bestmove() {
+                    self.pool.ponderhit(clock);
+                }
+            }
+            Command::GameOver { .. } => self.silence(),
+            Command::Quit => {
+                self.silence();
+                return Flow::Quit;
+            }
+            Command::Display => self.display(),
+            Command::Bench { depth } => self.bench(depth.unwrap_or(BENCH_DEFAULT_DEPTH)),
+        }
+        Flow::Continue
+    }
+
+    fn usi(&self) {
+        self.out
+            .line(concat!("id name Tokin ", env!("CARGO_PKG_VERSION")));
+        self.out.line("id author the Tokin authors");
+        for line in self.options.usi_lines() {
+            self.out.line(&line);
+        }
+        self.out.line("usiok");
+    }
+
+    /// Builds tables and sizes the hash, unless a search is running (then the tables exist and the
+    /// hash must not move under it; a new size takes effect at the next idle `isready` or `go`).
+    fn isready(&mut self) {
+        if !self.pool.is_searching() {
+            self.prepare();
+        }
+        self.out.line("readyok");
+    }
+
+    /// Everything a search needs, done lazily so that `usi` stays instant.
+    fn prepare(&mut self) {
+        attacks::init();
+        let wanted = self.options.spin(OptionId::UsiHash) as usize;
+        if self.hash_mb != Some(wanted) {
+            self.pool.resize_hash(wanted);
+            self.hash_mb = Some(wanted);
+            self.clear_pending = false;
+        }
+        if self.clear_pending {
+            self.pool.clear_hash();
+            self.clear_pending = false;
+        }
+    }
+
+    fn setoption(&mut self, name: &str, value: Option<&str>) {
+        let old_variant = self.variant();
+        match self.options.set(name, value) {
+            Ok(SetOutcome::Set { id, clamped_from }) => {
+                if let Some(wanted) = clamped_from {
+                    self.out.info_string(&format!(
+                        "{id} value {wanted} is out of range; using {}",
+                        self.options.spin(id)
+                    ));
+                }
+                if id == OptionId::UsiVariant && self.variant() != old_variant {
+                    self.pos = Position::startpos(self.variant());
+                    self.out.info_string(&format!(
+                        "variant {}: position reset to its start",
+                        self.variant()
+                    ));
+                }
+            }
+            Ok(SetOutcome::Pressed(OptionId::ClearHash)) => {
+                if self.pool.is_searching() || self.hash_mb.is_none() {
+                    self.clear_pending = self.hash_mb.is_some();
+                } else {
+                    self.pool.clear_hash();
+                }
+            }
+            Ok(SetOutcome::Pressed(_)) => {}
+            Err(e @ OptionError::Unknown(_)) => self.out.info_string(&format!("warning: {e}")),
+            Err(e) => self.out.error(&e),
+        }
+    }
+
+    fn usinewgame(&mut self) {
+        // A new game while a search runs is a client bug; the old game's answer is not wanted.
+        self.silence();
+        self.wait_idle();
+        if self.hash_mb.is_some() {
+            self.pool.clear_hash();
+        }
+        self.pos = Position::startpos(self.variant());
+    }
+
+    fn set_position(&mut self, base: PositionBase, moves: &[String]) {
+        let variant = self.variant();
+        let mut pos = match base {
+            PositionBase::StartPos => Position::startpos(variant),
+            PositionBase::Sfen(sfen) => match Position::from_sfen(&sfen, variant) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.out.error(&format_args!(
+                        "position: bad SFEN {}: {e}; keeping the previous position",
+                        Quoted::new(&sfen)
+                    ));
+                    return;
+                }
+            },
+        };
+        for (i, text) in moves.iter().enumerate() {
+            match pos.parse_usi_move(text) {
+                Ok(m) => pos.do_move(m),
+                Err(e) => {
+                    self.out.error(&format_args!(
+                        "position: move {} at ply {} is not playable: {e}; using the position after ply {} (the moves before it)",
+                        Quoted::new(text),
+                        i + 1,
+                        i
+                    ));
+                    break;
+                }
+            }
+        }
+        self.pos = pos;
+    }
+
+    /// Whether the latest search still owes its `bestmove`.
+    fn awaiting_bestmove(&self) -> bool {
+        self.pool.is_searching()
+            && self.session.as_ref().is_some_and(|s| {
+                !s.answered.load(Ordering::Acquire) && !s.muted.load(Ordering::Acquire)
+            })
+    }
+
+    fn stop(&mut self) {
+        if let Some(job) = &self.mate_job {
+            job.stop.store(true, Ordering::Release);
+        }
+        // `stop` while idle is ignored (no stray bestmove).
+        if self.awaiting_bestmove() {
+            self.pool.stop();
+        }
+    }
+
+    /// Ends any search or mate job with no further output (`gameover`, `quit`).
+    fn silence(&mut self) {
+        if let Some(job) = &self.mate_job {
+            job.muted.store(true, Ordering::Release);
+            job.stop.store(true, Ordering::Release);
+        }
+        if let Some(s) = &self.session {
+            s.muted.store(true, Ordering::Release);
+        }
+        if self.pool.is_searching() {
+            self.pool.abort();
+        }
+    }
+
+    /// Brings the pool (and any mate job) to rest. A search still owing its `bestmove` is stopped
+    /// and gives it: every `go` gets exactly one answer, also when a new `go` overtakes it.
+    fn wait_idle(&mut self) {
+        if self.awaiting_bestmove() {
+            self.pool.stop();
+        }
+        if self.pool.is_searching() {
+            self.pool.wait();
+        }
+        if let Some(job) = self.mate_job.take() {
+            job.stop.store(true, Ordering::Release);
+            if job.handle.join().is_err() {
+                log::error!("mate solver thread panicked");
+            }
+        }
+    }
+
+    fn go(&mut self, mut limits: Limits, searchmoves: &[String]) {
+        self.wait_idle();
+        self.prepare();
+        for text in searchmoves {
+            match self.pos.parse_usi_move(text) {
+                Ok(m) => limits.searchmoves.push(m),
+                Err(e) => self.out.error(&format_args!(
+                    "go: searchmoves {} skipped: {e}",
+                    Quoted::new(text)
+                )),
+            }
+        }
+        let session = Arc::new(SearchSession::default());
+        self.session = Some(Arc::clone(&session));
+        let sink = event_sink(self.out.clone(), session, self.pos.clone());
+        self.pool
+            .start(self.pos.clone(), limits, search_config(&self.options), sink);
+    }
+
+    /// The one call site of the mate solver.
+    fn go_mate(&mut self, limit: MateLimit) {
+        self.wait_idle();
+        self.prepare();
+        let stop = Arc::new(AtomicBool::new(false));
+        let muted = Arc::new(AtomicBool::new(false));
+        let (solver, pos, out) = (
+            Arc::clone(&self.mate_solver),
+            self.pos.clone(),
+            self.out.clone(),
+        );
+        let (stop2, muted2) = (Arc::clone(&stop), Arc::clone(&muted));
+        let handle = thread::spawn(move || {
+            let answer = solver.solve(&pos, limit, &stop2);
+            if !muted2.load(Ordering::Acquire) {
+                out.line(&format_checkmate(&answer));
+            }
+        });
+        self.mate_job = Some(MateJob {
+            stop,
+            muted,
+            handle,
+        });
+    }
+
+    /// `go perft N`. Debug commands run to completion before the next command, like a script
+    /// expects (`go perft 5` then `quit` prints the count); input keeps being read meanwhile.
+    fn go_perft(&mut self, depth: u32) {
+        self.wait_idle();
+        attacks::init();
+        let threads = self.options.spin(OptionId::Threads).max(1) as usize;
+        let divide = movegen::perft_divide(&self.pos, depth, threads);
+        for line in output::perft_lines(&divide) {
+            self.out.line(&line);
+        }
+    }
+
+    /// `bench [depth]`, reported as `info string` lines (it is not a search the client asked for).
+    fn bench(&mut self, depth: u32) {
+        self.wait_idle();
+        attacks::init();
+        let report = search::bench(depth);
+        for line in output::bench_lines(report.nodes, report.time_ms, report.nps) {
+            self.out.info_string(&line);
+        }
+    }
+
+    fn display(&self) {
+        for line in display::display_lines(&self.pos) {
+            self.out.info_string(&line);
+        }
+    }
+
+    /// Ends the session: no more output from searches, pool at rest.
+    pub fn shutdown(&mut self) {
+        self.silence();
+        if self.pool.is_searching() {
+            self.pool.wait();
+        }
+    }
+}
+
+/// The search settings the options stand for.
+pub fn search_config(o: &Options) -> SearchConfig {
+    let non_negative = |id| o.spin(id).max(0);
+    SearchConfig {
+        threads: non_negative(OptionId::Threads).max(1) as usize,
+        multipv: non_negative(OptionId::MultiPv).max(1) as u32,
+        entering_king_rule: match o.combo_index(OptionId::EnteringKingRule) {
+            0 => EnteringKingRule::None,
+            1 => EnteringKingRule::Csa24,
+            _ => EnteringKingRule::Csa27,
+        },
+        max_moves_to_draw: non_negative(OptionId::MaxMovesToDraw) as u32,
+        depth_limit: non_negative(OptionId::DepthLimit) as u32,
+        nodes_limit: non_negative(OptionId::NodesLimit) as u64,
+        resign_value: non_negative(OptionId::ResignValue) as i32,
+        time: TimeConfig {
+            network_delay: o.spin(OptionId::NetworkDelay),
+            network_delay2: o.spin(OptionId::NetworkDelay2),
+            minimum_thinking_time: o.spin(OptionId::MinimumThinkingTime),
+            slow_mover: o.spin(OptionId::SlowMover),
+        },
+        ponder_enabled: o.check(OptionId::UsiPonder),
+        // Settings without a USI option (contempt) keep the search's defaults.
+        ..SearchConfig::default()
+    }
+}
+
+/// The sink a search reports to: formats events onto the output, drops everything once the session is
+/// muted, lets only the first `bestmove` through, and drops a ponder move that is not legal after the
+/// best move (the pool promises legality; this keeps a bug there from reaching the client).
+fn event_sink(
+    out: Output,
+    session: Arc<SearchSession>,
+    root: Position,
+) -> Arc<dyn Fn(SearchEvent) + Send + Sync> {
+    Arc::new(move |event| {
+        if session.muted.load(Ordering::Acquire) {
+            return;
+        }
+        match event {
+            SearchEvent::BestMove(best) => {
+                if session.answered.swap(true, Ordering::AcqRel) {
+                    log::error!("search sent a second bestmove ({best:?}); dropped");
+                    return;
+                }
+                out.line(&output::format_bestmove(&checked_ponder(&root, best)));
+            }
+            other => out.line(&output::format_event(&other)),
+        }
+    })
+}
+
+fn checked_ponder(root: &Position, best: BestMove) -> BestMove {
+    match best {
+        BestMove::Move {
+            best,
+            ponder: Some(p),
+        } => {
+            if !root.is_legal(best) {
+                log::error!("search answered the illegal move {best}");
+                return BestMove::Move { best, ponder: None };
+            }
+            let mut after = root.clone();
+            after.do_move(best);
+            let ponder = after.is_legal(p).then_some(p);
+            if ponder.is_none() {
+                log::error!("search proposed the illegal ponder move {p} after {best}; dropped");
+            }
+            BestMove::Move { best, ponder }
+        }
+        other => other,
+    }
+}
+
+/// Runs the USI loop with the real search pool until `quit` or end of input.
+pub fn run<R: Read + Send + 'static>(input: R, out: Output) {
+    run_with(input, out, Pool::new());
+}
+
+/// Runs the USI loop on `input` until `quit` or end of input.
+pub fn run_with<R: Read + Send + 'static, S: Searcher>(input: R, out: Output, pool: S) {
+    let (tx, rx) = mpsc::channel::<Input>();
+    // The reader only reads: it never waits on anything the loop does. At end of input it simply
+    // drops the sender, which ends the loop below like `quit`.
+    let reader = thread::Builder::new()
+        .name("usi-reader".into())
+        .spawn(move || {
+            let mut lines = LineReader::new(BufReader::new(input));
+            loop {
+                match lines.next_input() {
+                    Ok(Some(input)) => {
+                        if tx.send(input).is_err() {
+                            break;
+                        }
+                    }
+                    Ok(None) => break,
+                    Err(e) => {
+                        log::warn!("input failed: {e}");
+                        break;
+                    }
+                }
+            }
+        });
+    if let Err(e) = reader {
+        log::error!("cannot start the input thread: {e}");
+        return;
+    }
+    let mut engine = Engine::new(out.clone(), pool);
+    for input in rx {
+        let flow = match input {
+            Input::Line(line) => engine.handle_line(&line),
+            Input::TooLong(n) => {
+                out.error(&format_args!(
+                    "input line of {n} bytes is longer than the {} byte limit; ignored",
+                    crate::usi::input::MAX_LINE
+                ));
+                Flow::Continue
+            }
+        };
+        if flow == Flow::Quit {
+            break;
+        }
+    }
+    engine.shutdown();
+}

@@ -1,0 +1,11 @@
+//! The USI protocol: text in, typed commands, the engine loop, text out. Only this module builds
+//! protocol strings; the search reports typed events.
+
+pub mod cli;
+pub mod command;
+pub mod display;
+pub mod engine;
+pub mod input;
+pub mod mate;
+pub mod options;
+pub mod output;
