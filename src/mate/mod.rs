@@ -164,7 +164,7 @@ fn shorten(search: &mut Search, pos: &Position, line: Vec<Move>) -> Vec<Move> {
     if line.len() <= 1 {
         return line;
     }
-    let budget = search.nodes.saturating_mul(2).max(SHORTEN_MIN_BUDGET);
+    let budget = search.nodes.saturating_mul(4).max(SHORTEN_MIN_BUDGET);
     let max_len = line.len().min(u16::MAX as usize) as u16;
     match shortest::Shortener::new(search, budget).line(max_len) {
         Some(short) if short.len() <= line.len() && is_mating_line(pos, &short) => short,
@@ -173,7 +173,7 @@ fn shorten(search: &mut Search, pos: &Position, line: Vec<Move>) -> Vec<Move> {
 }
 
 /// Nodes the shortening pass may always spend, however cheap the proof was.
-const SHORTEN_MIN_BUDGET: u64 = 200_000;
+const SHORTEN_MIN_BUDGET: u64 = 2_000_000;
 
 /// A quick mate probe for the normal search at the root: a df-pn of at most `node_budget` nodes
 /// with a small private table. Returns the verified mating line when one is found.
