@@ -4,9 +4,24 @@
 use tokin::core::movegen::{perft, perft_divide};
 use tokin::core::{Position, Variant};
 
+use std::time::Instant;
+
+/// Runs `perft` and prints the speed (shown with `--nocapture`; the ignored deep runs are the
+/// timing reference).
+fn timed_perft(pos: &mut Position, depth: u32) -> u64 {
+    let start = Instant::now();
+    let nodes = perft(pos, depth);
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "perft({depth}) = {nodes} in {secs:.2} s, {:.1} Mnodes/s",
+        nodes as f64 / secs.max(1e-9) / 1e6
+    );
+    nodes
+}
+
 fn startpos_perft(depth: u32) -> u64 {
     let mut pos = Position::startpos(Variant::Shogi);
-    perft(&mut pos, depth)
+    timed_perft(&mut pos, depth)
 }
 
 #[test]
@@ -54,7 +69,7 @@ const LATE: &str = "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN
 
 fn sfen_perft(sfen: &str, depth: u32) -> u64 {
     let mut pos = Position::from_sfen(sfen, Variant::Shogi).expect("test SFEN parses");
-    perft(&mut pos, depth)
+    timed_perft(&mut pos, depth)
 }
 
 #[test]
