@@ -91,3 +91,52 @@ fn mated_position_resigns() {
     c.send("quit");
     assert!(c.wait_exit(QUICK).success());
 }
+
+/// Heian shogi through USI_Variant (startpos means the variant's start), and ShogiHome's bare
+/// `go ponder` followed by `ponderhit` with a clock.
+#[test]
+fn heian_variant_and_ponderhit_clock() {
+    let mut c = Client::spawn();
+    c.handshake();
+    c.send("setoption name USI_Variant value heian");
+    c.send("setoption name USI_Ponder value true");
+    c.send("isready");
+    c.expect("readyok", QUICK);
+    c.send("usinewgame");
+    let mut game = Game::new();
+    game.variant = tokin::core::Variant::Heian;
+    game.moves.push("7f7e".into());
+    c.send(&game.command());
+    let (best, _, _) = c.go(
+        "go btime 1000 wtime 1000 byoyomi 200",
+        Duration::from_secs(5),
+    );
+    let (m, _) = check_bestmove(&best, &game.position());
+    game.moves.push(m);
+    c.sync();
+
+    c.send(&game.command());
+    c.send("go ponder");
+    c.expect_no_bestmove(Duration::from_millis(300));
+    let start = Instant::now();
+    c.send("ponderhit btime 1000 wtime 1000 binc 100 winc 100");
+    let (best, _, took) = c.await_bestmove(start, Duration::from_secs(5));
+    check_bestmove(&best, &game.position());
+    assert!(took < Duration::from_millis(1100) + SLACK, "{took:?}");
+    c.sync();
+
+    // Back to shogi: the position resets to the shogi start.
+    c.send("setoption name USI_Variant value shogi");
+    c.send("position startpos moves 7g7f");
+    let (best, _, _) = c.go("go depth 2", Duration::from_secs(5));
+    check_bestmove(
+        &best,
+        &Game {
+            moves: vec!["7g7f".into()],
+            ..Game::new()
+        }
+        .position(),
+    );
+    c.send("quit");
+    assert!(c.wait_exit(QUICK).success());
+}

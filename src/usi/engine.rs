@@ -10,7 +10,9 @@ use crate::core::attacks;
 use crate::core::movegen;
 use crate::core::position::{EnteringKingRule, Position};
 use crate::core::Variant;
-use crate::search::{self, BestMove, Limits, Pool, SearchConfig, SearchEvent, TimeConfig};
+use crate::search::{
+    self, BestMove, EventSink, Limits, Pool, SearchConfig, SearchEvent, TimeConfig,
+};
 use crate::usi::command::{self, Command, Go, MateLimit, PositionBase, Quoted};
 use crate::usi::display;
 use crate::usi::input::{Input, LineReader};
@@ -49,13 +51,7 @@ struct MateJob {
 pub trait Searcher {
     fn resize_hash(&mut self, mb: usize);
     fn clear_hash(&mut self);
-    fn start(
-        &mut self,
-        pos: Position,
-        limits: Limits,
-        config: SearchConfig,
-        sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
-    );
+    fn start(&mut self, pos: Position, limits: Limits, config: SearchConfig, sink: EventSink);
     fn stop(&self);
     fn ponderhit(&self, clock: Option<Limits>);
     fn abort(&self);
@@ -70,13 +66,7 @@ impl Searcher for Pool {
     fn clear_hash(&mut self) {
         Pool::clear_hash(self)
     }
-    fn start(
-        &mut self,
-        pos: Position,
-        limits: Limits,
-        config: SearchConfig,
-        sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
-    ) {
+    fn start(&mut self, pos: Position, limits: Limits, config: SearchConfig, sink: EventSink) {
         Pool::start(self, pos, limits, config, sink)
     }
     fn stop(&self) {
@@ -107,7 +97,9 @@ pub enum Flow {
 pub struct Engine<S: Searcher = Pool> {
     out: Output,
     options: Options,
-    pos: Position,
+    /// The position to search; `None` stands for the selected variant's start, built on first use so
+    /// that nothing touches the attack tables before `usiok`.
+    pos: Option<Position>,
     pool: S,
     /// The session of the most recent search (None before the first `go`).
     session: Option<Arc<SearchSession>>,
@@ -126,7 +118,7 @@ impl<S: Searcher> Engine<S> {
         Engine {
             out,
             options: Options::for_this_machine(),
-            pos: Position::startpos(Variant::Shogi),
+            pos: None,
             pool,
             session: None,
             mate_solver: Arc::new(NotImplemented),
@@ -155,7 +147,7 @@ impl<S: Searcher> Engine<S> {
             Ok(Some(cmd)) => self.execute(cmd),
             Ok(None) => Flow::Continue,
             Err(e) => {
-                self.out.error(&e);
+                self.out.error(&format_args!("{e} (line ignored)"));
                 Flow::Continue
             }
         }
@@ -241,7 +233,7 @@ impl<S: Searcher> Engine<S> {
                     ));
                 }
                 if id == OptionId::UsiVariant && self.variant() != old_variant {
-                    self.pos = Position::startpos(self.variant());
+                    self.pos = None;
                     self.out.info_string(&format!(
                         "variant {}: position reset to its start",
                         self.variant()
@@ -268,7 +260,7 @@ impl<S: Searcher> Engine<S> {
         if self.hash_mb.is_some() {
             self.pool.clear_hash();
         }
-        self.pos = Position::startpos(self.variant());
+        self.pos = None;
     }
 
     fn set_position(&mut self, base: PositionBase, moves: &[String]) {
@@ -300,7 +292,13 @@ impl<S: Searcher> Engine<S> {
                 }
             }
         }
-        self.pos = pos;
+        self.pos = Some(pos);
+    }
+
+    /// The current position (the variant's start unless `position` set another).
+    fn position(&mut self) -> &Position {
+        let variant = self.variant();
+        self.pos.get_or_insert_with(|| Position::startpos(variant))
     }
 
     /// Whether the latest search still owes its `bestmove`.
@@ -356,7 +354,7 @@ impl<S: Searcher> Engine<S> {
         self.wait_idle();
         self.prepare();
         for text in searchmoves {
-            match self.pos.parse_usi_move(text) {
+            match self.position().parse_usi_move(text) {
                 Ok(m) => limits.searchmoves.push(m),
                 Err(e) => self.out.error(&format_args!(
                     "go: searchmoves {} skipped: {e}",
@@ -366,9 +364,10 @@ impl<S: Searcher> Engine<S> {
         }
         let session = Arc::new(SearchSession::default());
         self.session = Some(Arc::clone(&session));
-        let sink = event_sink(self.out.clone(), session, self.pos.clone());
+        let pos = self.position().clone();
+        let sink = event_sink(self.out.clone(), session, pos.clone());
         self.pool
-            .start(self.pos.clone(), limits, search_config(&self.options), sink);
+            .start(pos, limits, search_config(&self.options), sink);
     }
 
     /// The one call site of the mate solver.
@@ -379,7 +378,7 @@ impl<S: Searcher> Engine<S> {
         let muted = Arc::new(AtomicBool::new(false));
         let (solver, pos, out) = (
             Arc::clone(&self.mate_solver),
-            self.pos.clone(),
+            self.position().clone(),
             self.out.clone(),
         );
         let (stop2, muted2) = (Arc::clone(&stop), Arc::clone(&muted));
@@ -402,7 +401,7 @@ impl<S: Searcher> Engine<S> {
         self.wait_idle();
         attacks::init();
         let threads = self.options.spin(OptionId::Threads).max(1) as usize;
-        let divide = movegen::perft_divide(&self.pos, depth, threads);
+        let divide = movegen::perft_divide(self.position(), depth, threads);
         for line in output::perft_lines(&divide) {
             self.out.line(&line);
         }
@@ -418,8 +417,8 @@ impl<S: Searcher> Engine<S> {
         }
     }
 
-    fn display(&self) {
-        for line in display::display_lines(&self.pos) {
+    fn display(&mut self) {
+        for line in display::display_lines(self.position()) {
             self.out.info_string(&line);
         }
     }
@@ -463,11 +462,7 @@ pub fn search_config(o: &Options) -> SearchConfig {
 /// The sink a search reports to: formats events onto the output, drops everything once the session is
 /// muted, lets only the first `bestmove` through, and drops a ponder move that is not legal after the
 /// best move (the pool promises legality; this keeps a bug there from reaching the client).
-fn event_sink(
-    out: Output,
-    session: Arc<SearchSession>,
-    root: Position,
-) -> Arc<dyn Fn(SearchEvent) + Send + Sync> {
+fn event_sink(out: Output, session: Arc<SearchSession>, root: Position) -> EventSink {
     Arc::new(move |event| {
         if session.muted.load(Ordering::Acquire) {
             return;
@@ -557,4 +552,270 @@ pub fn run_with<R: Read + Send + 'static, S: Searcher>(input: R, out: Output, po
         }
     }
     engine.shutdown();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Move;
+    use std::io::{Cursor, Write};
+    use std::sync::Mutex;
+
+    /// A scripted pool: answers synchronously (timed searches inside `start`, infinite/ponder ones
+    /// inside `stop`/`ponderhit`), logs every call, and can be told to misbehave.
+    #[derive(Default)]
+    struct Script {
+        calls: Vec<String>,
+        sink: Option<EventSink>,
+        root: Option<Position>,
+        /// Answer twice, or with an illegal ponder move, to test the sink's guards.
+        double_answer: bool,
+        bad_ponder: bool,
+    }
+
+    #[derive(Clone, Default)]
+    struct Fake(Arc<Mutex<Script>>);
+
+    impl Fake {
+        fn calls(&self) -> Vec<String> {
+            self.0.lock().unwrap().calls.clone()
+        }
+        fn answer(&self) {
+            let (sink, root, double, bad) = {
+                let mut s = self.0.lock().unwrap();
+                (s.sink.take(), s.root.take(), s.double_answer, s.bad_ponder)
+            };
+            let (Some(sink), Some(root)) = (sink, root) else {
+                return;
+            };
+            let moves = movegen::legal_moves(&root);
+            let best = moves.as_slice()[0];
+            // The same move again is never legal for the side that just moved.
+            let ponder = if bad { Some(best) } else { None };
+            sink(SearchEvent::BestMove(BestMove::Move { best, ponder }));
+            if double {
+                sink(SearchEvent::BestMove(BestMove::Resign));
+            }
+        }
+    }
+
+    impl Searcher for Fake {
+        fn resize_hash(&mut self, mb: usize) {
+            self.0.lock().unwrap().calls.push(format!("resize {mb}"));
+        }
+        fn clear_hash(&mut self) {
+            self.0.lock().unwrap().calls.push("clear".into());
+        }
+        fn start(&mut self, pos: Position, limits: Limits, c: SearchConfig, sink: EventSink) {
+            {
+                let mut s = self.0.lock().unwrap();
+                s.calls
+                    .push(format!("start threads={} multipv={}", c.threads, c.multipv));
+                s.sink = Some(sink);
+                s.root = Some(pos);
+            }
+            if !limits.infinite && !limits.ponder {
+                self.answer();
+            }
+        }
+        fn stop(&self) {
+            self.0.lock().unwrap().calls.push("stop".into());
+            self.answer();
+        }
+        fn ponderhit(&self, _clock: Option<Limits>) {
+            self.0.lock().unwrap().calls.push("ponderhit".into());
+            self.answer();
+        }
+        fn abort(&self) {
+            let mut s = self.0.lock().unwrap();
+            s.calls.push("abort".into());
+            s.sink = None;
+        }
+        fn wait(&mut self) {}
+        fn is_searching(&self) -> bool {
+            self.0.lock().unwrap().sink.is_some()
+        }
+    }
+
+    #[derive(Clone, Default)]
+    struct Buf(Arc<Mutex<Vec<u8>>>);
+    impl Write for Buf {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Runs the loop over `input` (to end of input) with the scripted pool; returns the output lines.
+    fn session(input: &str, fake: &Fake) -> Vec<String> {
+        let buf = Buf::default();
+        run_with(
+            Cursor::new(input.as_bytes().to_vec()),
+            Output::new(Box::new(buf.clone())),
+            fake.clone(),
+        );
+        let bytes = buf.0.lock().unwrap().clone();
+        String::from_utf8(bytes)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    fn bestmoves(lines: &[String]) -> Vec<&String> {
+        lines.iter().filter(|l| l.starts_with("bestmove")).collect()
+    }
+
+    #[test]
+    fn usi_allocates_nothing_and_isready_does() {
+        let fake = Fake::default();
+        let out = session("usi\n", &fake);
+        assert_eq!(out.last().map(String::as_str), Some("usiok"));
+        assert!(fake.calls().is_empty(), "{:?}", fake.calls());
+        let out = session(
+            "setoption name USI_Hash value 32\nisready\nisready\n",
+            &fake,
+        );
+        assert_eq!(out, vec!["readyok", "readyok"]);
+        assert_eq!(fake.calls(), vec!["resize 32"]);
+    }
+
+    #[test]
+    fn one_bestmove_per_go_and_none_for_idle_stop() {
+        let fake = Fake::default();
+        let out = session(
+            "stop\nposition startpos\ngo infinite\nisready\nstop\nstop\ngo btime 0 wtime 0 byoyomi 100\nstop\n",
+            &fake,
+        );
+        assert_eq!(bestmoves(&out).len(), 2, "{out:?}");
+        // readyok came while the infinite search ran, before its bestmove.
+        let ready = out.iter().position(|l| l == "readyok").unwrap();
+        let first = out.iter().position(|l| l.starts_with("bestmove")).unwrap();
+        assert!(ready < first, "{out:?}");
+        assert_eq!(
+            fake.calls().iter().filter(|c| *c == "stop").count(),
+            1,
+            "{:?}",
+            fake.calls()
+        );
+    }
+
+    #[test]
+    fn go_overtaking_a_search_answers_both() {
+        let fake = Fake::default();
+        let out = session("go infinite\ngo infinite\nstop\n", &fake);
+        assert_eq!(bestmoves(&out).len(), 2, "{out:?}");
+    }
+
+    #[test]
+    fn gameover_and_quit_abort_quietly() {
+        let fake = Fake::default();
+        let out = session("go ponder\ngameover win\nstop\nponderhit\n", &fake);
+        assert!(bestmoves(&out).is_empty(), "{out:?}");
+        assert!(fake.calls().contains(&"abort".to_string()));
+        let fake = Fake::default();
+        let out = session("go infinite\nquit\nstop\n", &fake);
+        assert!(bestmoves(&out).is_empty(), "{out:?}");
+    }
+
+    #[test]
+    fn sink_guards_against_a_misbehaving_pool() {
+        let fake = Fake::default();
+        fake.0.lock().unwrap().double_answer = true;
+        fake.0.lock().unwrap().bad_ponder = true;
+        let out = session("go btime 0 wtime 0 byoyomi 100\n", &fake);
+        let answers = bestmoves(&out);
+        assert_eq!(answers.len(), 1, "{out:?}");
+        assert!(!answers[0].contains("ponder"), "{out:?}");
+    }
+
+    #[test]
+    fn options_reach_the_search_and_variant_resets_position() {
+        let fake = Fake::default();
+        let out = session(
+            "setoption name threads value 3\nsetoption name MULTIPV value 4\nsetoption name USI_Variant value heian8\nd\n",
+            &fake,
+        );
+        assert!(
+            out.iter()
+                .any(|l| l.contains(Variant::Heian8.startpos_sfen())),
+            "{out:?}"
+        );
+        let fake = Fake::default();
+        let out = session(
+            "setoption name threads value 3\nsetoption name MultiPV value 4\nsetoption name USI_Variant value heian\nposition startpos moves 7g7f\ngo depth 1\n",
+            &fake,
+        );
+        assert_eq!(bestmoves(&out).len(), 1);
+        assert!(fake
+            .calls()
+            .contains(&"start threads=3 multipv=4".to_string()));
+    }
+
+    #[test]
+    fn options_map_onto_the_search_config() {
+        let mut o = Options::new(4);
+        let d = search_config(&o);
+        assert_eq!((d.threads, d.multipv), (1, 1));
+        assert_eq!(d.entering_king_rule, EnteringKingRule::Csa27);
+        assert_eq!(d.time, TimeConfig::default());
+        assert!(!d.ponder_enabled);
+        for (name, value) in [
+            ("EnteringKingRule", "NoEnteringKing"),
+            ("NodesLimit", "5000"),
+            ("DepthLimit", "7"),
+            ("ResignValue", "3000"),
+            ("MaxMovesToDraw", "256"),
+            ("NetworkDelay2", "0"),
+            ("USI_Ponder", "true"),
+        ] {
+            o.set(name, Some(value)).unwrap();
+        }
+        let c = search_config(&o);
+        assert_eq!(c.entering_king_rule, EnteringKingRule::None);
+        assert_eq!(
+            (
+                c.nodes_limit,
+                c.depth_limit,
+                c.resign_value,
+                c.max_moves_to_draw
+            ),
+            (5000, 7, 3000, 256)
+        );
+        assert_eq!(c.time.network_delay2, 0);
+        assert!(c.ponder_enabled);
+        o.set("EnteringKingRule", Some("CSARule24")).unwrap();
+        assert_eq!(
+            search_config(&o).entering_king_rule,
+            EnteringKingRule::Csa24
+        );
+    }
+
+    #[test]
+    fn mate_plug_answers_checkmate_not_bestmove() {
+        struct Always;
+        impl MateSolver for Always {
+            fn solve(
+                &self,
+                pos: &Position,
+                _: MateLimit,
+                _: &AtomicBool,
+            ) -> super::super::mate::MateAnswer {
+                let m: Move = movegen::legal_moves(pos).as_slice()[0];
+                super::super::mate::MateAnswer::Mate(vec![m])
+            }
+        }
+        let buf = Buf::default();
+        let mut engine = Engine::new(Output::new(Box::new(buf.clone())), Fake::default())
+            .with_mate_solver(Arc::new(Always));
+        engine.handle_line("go mate 1000");
+        // Joins the solver thread (its answer is not muted: no gameover/quit came).
+        engine.wait_idle();
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        assert!(text.starts_with("checkmate "), "{text}");
+        assert!(!text.contains("bestmove"));
+    }
 }

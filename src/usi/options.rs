@@ -441,6 +441,15 @@ mod tests {
     }
 
     #[test]
+    fn variant_choices_are_the_variants() {
+        let names: Vec<&str> = crate::core::Variant::ALL
+            .iter()
+            .map(|v| v.usi_name())
+            .collect();
+        assert_eq!(names, VARIANTS);
+    }
+
+    #[test]
     fn setoption_errors_keep_the_old_value() {
         let mut o = Options::new(2);
         assert!(matches!(
