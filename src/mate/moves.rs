@@ -1,5 +1,8 @@
 //! The two move sets a tsume search walks: the attacker's checks and the defender's evasions, both
 //! fully legal, plus the mate-in-one probe and the counts used to seed proof numbers.
+//!
+//! The rules core's staged generators emit legal moves (pins and king safety applied, uchifuzume
+//! and the other drop rules refused), so nothing here filters for legality again.
 
 use crate::core::movegen::{generate_captures, generate_checks, generate_evasions, generate_legal};
 use crate::core::{Move, MoveList, Position};
@@ -16,13 +19,12 @@ pub(crate) fn generate_attacks(pos: &Position, list: &mut MoveList) {
     list.clear();
     if pos.in_check() {
         generate_evasions(pos, list);
-        list.retain(|m| pos.is_legal_pseudo(m) && pos.gives_check(m));
+        list.retain(|m| pos.gives_check(m));
         return;
     }
     generate_captures(pos, list);
     list.retain(|m| pos.gives_check(m));
     generate_checks(pos, list);
-    list.retain(|m| pos.is_legal_pseudo(m));
 }
 
 /// Every legal reply to a check (king moves, captures of the checker, interpositions by moving a
@@ -31,7 +33,6 @@ pub(crate) fn generate_defences(pos: &Position, list: &mut MoveList) {
     list.clear();
     if pos.in_check() {
         generate_evasions(pos, list);
-        list.retain(|m| pos.is_legal_pseudo(m));
     } else {
         // Not reached in a tsume search (every attacker move checks); kept total so that a caller
         // passing an unchecked position gets every legal move rather than none.
@@ -39,11 +40,11 @@ pub(crate) fn generate_defences(pos: &Position, list: &mut MoveList) {
     }
 }
 
-/// Whether the side to move (in check) has any legal reply, stopping at the first one found.
+/// Whether the side to move (in check) has any legal reply.
 pub(crate) fn has_defence(pos: &Position, scratch: &mut MoveList) -> bool {
     scratch.clear();
     generate_evasions(pos, scratch);
-    scratch.iter().any(|&m| pos.is_legal_pseudo(m))
+    !scratch.is_empty()
 }
 
 /// The proof-number seed of a defender node: how hard it looks to refute every reply.
