@@ -87,3 +87,65 @@ pub(crate) fn mate_in_one(
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::movegen::legal_moves;
+    use crate::core::Variant;
+
+    /// Every legal move that gives check, the slow way.
+    fn all_checks(pos: &Position) -> Vec<Move> {
+        let mut v: Vec<Move> = legal_moves(pos)
+            .iter()
+            .copied()
+            .filter(|&m| pos.gives_check(m))
+            .collect();
+        v.sort_by_key(|m| m.to_u16());
+        v
+    }
+
+    #[test]
+    fn attacks_are_exactly_the_legal_checks() {
+        // Captures that check, promotions and non-promotions that check, discovered checks, drops,
+        // an attacker king in check, and a mate problem without attacker king.
+        for sfen in [
+            "ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 42",
+            "lnsgs2+Pl/3kg4/p1pppN2p/6pp1/9/7R1/P1PP1Sg1P/1S3+b3/LN5KL w Nrbg6p 58",
+            "7nl/7k1/6ppp/9/9/9/9/9/5R3 b Sr2b4g3s3n3l15p 1",
+            "4+P2kl/7s1/5R3/7B1/9/9/9/9/9 b GNrb3g3s3n3l17p 1",
+            "6kpl/4Pg2S/5GbP1/5p2p/5sb2/9/9/9/9 b RSNPr2gs3n3l12p 1",
+            "4k4/9/9/9/4B4/9/9/4R4/4K4 b Grb3g4s4n4l18p 1",
+            "4k4/9/9/9/9/9/2b6/9/4K4 b RGrb3g4s4n4l18p 1",
+            "k8/1g7/B8/9/9/9/9/9/8K b R 1",
+            "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1",
+        ] {
+            let pos = Position::from_sfen(sfen, Variant::Shogi).expect("valid sfen");
+            let mut list = MoveList::new();
+            generate_attacks(&pos, &mut list);
+            let mut ours: Vec<Move> = list.iter().copied().collect();
+            ours.sort_by_key(|m| m.to_u16());
+            assert_eq!(ours, all_checks(&pos), "{sfen}");
+        }
+    }
+
+    #[test]
+    fn defences_are_the_legal_moves_in_check() {
+        let pos = Position::from_sfen(
+            "7nl/7k1/6ppp/9/9/9/9/9/5R3 b Sr2b4g3s3n3l15p 1",
+            Variant::Shogi,
+        )
+        .expect("valid sfen");
+        let mut checks = MoveList::new();
+        generate_attacks(&pos, &mut checks);
+        let mut p = pos.clone();
+        let mut list = MoveList::new();
+        for &m in checks.iter() {
+            p.do_move(m);
+            generate_defences(&p, &mut list);
+            assert_eq!(list.len(), legal_moves(&p).len(), "after {m}");
+            assert!(defence_weight(&list) <= list.len() as u32);
+            p.undo_move();
+        }
+    }
+}
