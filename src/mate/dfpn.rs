@@ -24,7 +24,10 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::moves::{defence_weight, generate_attacks, generate_defences, mate_in_one};
+use super::moves::{
+    defence_weight, generate_attacks, generate_defences, hand_union, interposition_floor,
+    mate_in_one, proof_hand_before,
+};
 use super::table::{PathTable, Table, INF, MAX_NUMBER};
 use super::{MateLimits, MateProgress};
 use crate::core::{Color, Hand, Move, MoveList, Position};
@@ -65,6 +68,8 @@ pub(crate) struct NodeValue {
     pub len: u16,
     /// A disproof that holds only for the current path (see the module doc).
     pub path_dependent: bool,
+    /// When proven: the proof hand, the least attacker hand the proof needs (証明駒).
+    pub proof_hand: Hand,
 }
 
 /// A child of the node being searched, kept in the shared arena while its parent's frame lives.
@@ -82,6 +87,8 @@ struct Child {
     /// Proven or disproven: final, no need to look it up again.
     solved: bool,
     path_dependent: bool,
+    /// When proven: its proof hand.
+    proof_hand: Hand,
 }
 
 /// Reads one of a child's numbers.
@@ -254,6 +261,7 @@ impl<'a> Search<'a> {
                 dn: 0,
                 len: 0,
                 path_dependent: true,
+                proof_hand: Hand::EMPTY,
             };
         }
 
@@ -271,6 +279,7 @@ impl<'a> Search<'a> {
                     dn: 0,
                     len: 0,
                     path_dependent: false,
+                    proof_hand: Hand::EMPTY,
                 }
             } else {
                 NodeValue {
@@ -278,10 +287,12 @@ impl<'a> Search<'a> {
                     dn: INF,
                     len: 0,
                     path_dependent: false,
+                    proof_hand: interposition_floor(&self.pos, self.attacker),
                 }
             };
+            let stored_hand = if or_node { hand } else { value.proof_hand };
             self.table
-                .store(key, hand, value.pn, value.dn, value.len, None, 1);
+                .store(key, stored_hand, value.pn, value.dn, value.len, None, 1);
             return value;
         }
         let base = self.children.len();
@@ -329,20 +340,49 @@ impl<'a> Search<'a> {
             slot.len = r.len;
             slot.solved = r.pn == 0 || r.dn == 0;
             slot.path_dependent = r.path_dependent;
+            slot.proof_hand = r.proof_hand;
         }
 
-        // 3. Remember the result.
-        let v = agg.value;
+        // 3. Remember the result: a proof under its proof hand, so that it also answers for
+        //    every hand holding at least that much.
+        let mut v = agg.value;
+        if v.pn == 0 {
+            v.proof_hand = self.proof_hand(base, or_node, agg.best);
+        }
         if v.dn == 0 && v.path_dependent {
             self.paths.insert(path_key);
         } else {
             let best = self.children[agg.best].mv;
             let amount = self.nodes - nodes_before + 1;
+            let stored_hand = if v.pn == 0 { v.proof_hand } else { hand };
             self.table
-                .store(key, hand, v.pn, v.dn, v.len, Some(best), amount);
+                .store(key, stored_hand, v.pn, v.dn, v.len, Some(best), amount);
         }
         self.children.truncate(base);
         v
+    }
+
+    /// The proof hand of the current (proven) node: at an OR node the proving child's, adjusted for
+    /// the move; at an AND node the union of all the children's, raised to the interposition
+    /// floor. Never more than the hand actually held.
+    fn proof_hand(&self, base: usize, or_node: bool, best: usize) -> Hand {
+        let held = self.pos.hand(self.attacker);
+        let proof = if or_node {
+            let c = &self.children[best];
+            proof_hand_before(&self.pos, c.mv, c.proof_hand)
+        } else {
+            self.children[base..]
+                .iter()
+                .fold(interposition_floor(&self.pos, self.attacker), |acc, c| {
+                    hand_union(acc, c.proof_hand)
+                })
+        };
+        // Rounding guard: a proof hand above the held hand would not cover this very position.
+        if held.is_superior_or_equal(proof) {
+            proof
+        } else {
+            held
+        }
     }
 
     /// Makes `mv` from the current position and estimates the child: a repetition, a table hit,
@@ -360,6 +400,7 @@ impl<'a> Search<'a> {
             len: 0,
             solved: false,
             path_dependent: false,
+            proof_hand: Hand::EMPTY,
         };
         let full_key = self.pos.key();
         if self.path.contains(&full_key) || self.paths.contains(c.path_key) {
@@ -372,6 +413,7 @@ impl<'a> Search<'a> {
             c.dn = p.dn;
             c.len = p.len;
             c.solved = p.pn == 0 || p.dn == 0;
+            c.proof_hand = p.hand;
         } else if parent_is_or {
             // The defender replies: its number of replies seeds the proof number.
             generate_defences(&self.pos, &mut self.scratch);
@@ -379,7 +421,8 @@ impl<'a> Search<'a> {
                 c.pn = 0;
                 c.dn = INF;
                 c.solved = true;
-                self.table.store(c.key, c.hand, 0, INF, 0, None, 1);
+                c.proof_hand = interposition_floor(&self.pos, self.attacker);
+                self.table.store(c.key, c.proof_hand, 0, INF, 0, None, 1);
             } else {
                 c.pn = defence_weight(&self.scratch).max(1);
             }
@@ -393,6 +436,8 @@ impl<'a> Search<'a> {
             c.dn = INF;
             c.len = 1;
             c.solved = true;
+            // The hand actually held: a mate in one is not worth a finer proof hand.
+            c.proof_hand = c.hand;
             self.table.store(c.key, c.hand, 0, INF, 1, Some(mate), 1);
         } else if self.checks.is_empty() {
             c.pn = INF;
@@ -417,6 +462,7 @@ impl<'a> Search<'a> {
                 c.dn = p.dn;
                 c.len = p.len;
                 c.solved = p.pn == 0 || p.dn == 0;
+                c.proof_hand = p.hand;
             }
         }
         // Work in the "min" and "sum" numbers: for an OR node min is pn and sum is dn, for an AND
@@ -449,6 +495,7 @@ impl<'a> Search<'a> {
                 dn: sum,
                 len: 0,
                 path_dependent: false,
+                proof_hand: Hand::EMPTY,
             }
         } else {
             NodeValue {
@@ -456,6 +503,7 @@ impl<'a> Search<'a> {
                 dn: min,
                 len: 0,
                 path_dependent: false,
+                proof_hand: Hand::EMPTY,
             }
         };
         // A solved "min" side: pick the child that gives the best length or the soundest refutation.

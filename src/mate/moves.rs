@@ -4,8 +4,9 @@
 //! The rules core's staged generators emit legal moves (pins and king safety applied, uchifuzume
 //! and the other drop rules refused), so nothing here filters for legality again.
 
+use crate::core::attacks::between;
 use crate::core::movegen::{generate_captures, generate_checks, generate_evasions, generate_legal};
-use crate::core::{Move, MoveList, Position};
+use crate::core::{Color, Hand, HandKind, Move, MoveList, Position};
 
 /// Every legal move of the side to move that gives check.
 ///
@@ -64,6 +65,56 @@ pub(crate) fn defence_weight(defences: &MoveList) -> u32 {
         }
     }
     count + drop_squares.count()
+}
+
+/// The least attacker hand a proof at this defender node (in check) must keep: the defender's hand
+/// is the rest of the material, so a smaller attacker hand gives the defender more pieces, and a
+/// kind the defender does not hold now would give it new interposing drops. When the check can be
+/// interposed at all (a single distant checker), the proof therefore keeps every attacker piece of
+/// each kind the defender lacks. (Nifu and dead squares are ignored: a larger floor is still
+/// sound.)
+pub(crate) fn interposition_floor(pos: &Position, attacker: Color) -> Hand {
+    let defender = attacker.flip();
+    let interposable = match (pos.king_square(defender), pos.checkers().single()) {
+        (Some(ksq), Some(checker)) => between(ksq, checker).is_nonempty(),
+        _ => false,
+    };
+    let mut floor = Hand::EMPTY;
+    if interposable {
+        let theirs = pos.hand(defender);
+        let ours = pos.hand(attacker);
+        for kind in HandKind::ALL {
+            if !theirs.has(kind) {
+                floor.set(kind, ours.count(kind));
+            }
+        }
+    }
+    floor
+}
+
+/// The proof hand of an attacker node proven by `m` from the proof hand of the child: a dropped
+/// piece must be held, a captured one is gained by the move. `pos` is the attacker node.
+pub(crate) fn proof_hand_before(pos: &Position, m: Move, child: Hand) -> Hand {
+    let mut hand = child;
+    if let Some(kind) = m.drop_kind() {
+        hand.add(kind);
+    } else if let Some(kind) = pos.captured_piece(m).and_then(|p| p.kind().hand_kind()) {
+        if hand.has(kind) {
+            hand.remove(kind);
+        }
+    }
+    hand
+}
+
+/// The kind-by-kind maximum of two hands.
+pub(crate) fn hand_union(a: Hand, b: Hand) -> Hand {
+    let mut out = a;
+    for kind in HandKind::ALL {
+        if b.count(kind) > a.count(kind) {
+            out.set(kind, b.count(kind));
+        }
+    }
+    out
 }
 
 /// A checking move after which the defender has no legal reply, if any.

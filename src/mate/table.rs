@@ -54,6 +54,9 @@ pub(crate) struct Probe {
     /// Mate length in plies from this node when `pn == 0`.
     pub len: u16,
     pub best: Option<Move>,
+    /// The hand stored with the entry: for a proof, the proof hand (the attacker needs at least
+    /// this much of every kind).
+    pub hand: Hand,
 }
 
 /// Hash table of clusters sized in MB.
@@ -119,6 +122,7 @@ impl Table {
                     dn: 0,
                     len: 0,
                     best: None,
+                    hand: e.hand,
                 });
             } else if e.hand == hand {
                 exact = Some(e);
@@ -129,10 +133,12 @@ impl Table {
             dn: e.dn,
             len: e.len,
             best: Move::from_u16(e.best),
+            hand: e.hand,
         })
     }
 
-    /// Stores a node. Replaces the entry of the same position, else an empty slot, else the
+    /// Stores a node (a proof under its proof hand). Replaces the entry of the same position, else
+    /// an unsolved entry the new result covers, else an empty slot, else the
     /// unsolved entry with the least effort below it (solved ones are kept while any unsolved can
     /// go, since they are what hand superiority reuses).
     #[allow(clippy::too_many_arguments)]
@@ -149,10 +155,19 @@ impl Table {
         let index = self.index(key);
         let cluster = &mut self.clusters[index];
         let solved = |e: &Entry| e.pn == 0 || e.dn == 0;
+        // An unsolved entry of this board that the new proof (disproof) covers is dead weight.
+        let dominated = |e: &Entry| {
+            e.amount != 0
+                && e.key == key
+                && !solved(e)
+                && ((pn == 0 && e.hand.is_superior_or_equal(hand))
+                    || (dn == 0 && hand.is_superior_or_equal(e.hand)))
+        };
         let slot = cluster
             .0
             .iter()
             .position(|e| e.amount != 0 && e.key == key && e.hand == hand)
+            .or_else(|| cluster.0.iter().position(dominated))
             .or_else(|| cluster.0.iter().position(|e| e.amount == 0))
             .unwrap_or_else(|| {
                 let mut victim = 0;
