@@ -178,8 +178,9 @@ const SHORTEN_MIN_BUDGET: u64 = 2_000_000;
 /// A quick mate probe for the normal search at the root: a df-pn of at most `node_budget` nodes
 /// with a small private table. Returns the verified mating line when one is found.
 pub fn probe_root_mate(pos: &Position, node_budget: u64) -> Option<Vec<Move>> {
-    // About 32 bytes per entry and a few entries per node: size the table to the budget.
-    let mb = (node_budget.saturating_mul(64) >> 20).clamp(1, 64) as usize;
+    // Entries are 32 bytes and most nodes store one; past 16 MB the allocation and clearing would
+    // cost more than the probe itself at the budgets a game search can afford.
+    let mb = (node_budget.saturating_mul(32) >> 20).clamp(1, 16) as usize;
     let mut solver = MateSolver::new(mb);
     let stop = AtomicBool::new(false);
     let limits = MateLimits {
@@ -213,4 +214,31 @@ fn material_salt(pos: &Position, attacker: Color) -> u64 {
         salt = splitmix64(salt ^ (n << 8 | i as u64));
     }
     salt
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Hand, Variant};
+
+    #[test]
+    fn proofs_are_stored_under_the_least_hand_they_need() {
+        // G*5b mates; the silver in hand plays no part, so the root's proof must also answer
+        // for a hand with the gold alone.
+        let pos = Position::from_sfen(
+            "4k4/9/4P4/9/9/9/9/9/9 b GS2r2b3g3s4n4l17p 1",
+            Variant::Shogi,
+        )
+        .expect("valid sfen");
+        let mut solver = MateSolver::new(1);
+        let stop = AtomicBool::new(false);
+        let result = solver.solve(&pos, MateLimits::default(), &stop, &mut |_| {});
+        assert!(matches!(result, MateResult::Mate(ref pv) if pv.len() == 1));
+        let key = pos.board_key() ^ material_salt(&pos, Color::Black);
+        let mut gold = Hand::EMPTY;
+        gold.add(HandKind::Gold);
+        let probe = solver.table.probe(key, gold).expect("stored proof");
+        assert_eq!((probe.pn, probe.hand), (0, gold));
+        assert_eq!(solver.table.probe(key, Hand::EMPTY), None);
+    }
 }
