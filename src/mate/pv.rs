@@ -27,7 +27,9 @@ pub(crate) fn principal_variation(search: &mut Search) -> Option<Vec<Move>> {
     let mut keys: Vec<u64> = Vec::new();
     let mut path_key = ROOT_PATH_KEY;
     let found = loop {
-        if pv.len() >= 2 * MAX_PLY as usize || search.aborted {
+        // Not stopped by `search.aborted`: a line the table already holds is read even when the
+        // limits ran out as the proof completed; only re-searches are cut short.
+        if pv.len() >= 2 * MAX_PLY as usize {
             break false;
         }
         let mv = if search.pos.side_to_move() == attacker {
