@@ -2,5 +2,6 @@
 
 pub mod core;
 pub mod eval;
+pub mod mate;
 pub mod search;
 pub mod usi;

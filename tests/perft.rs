@@ -46,7 +46,12 @@ fn startpos_depth5() {
 #[ignore]
 fn startpos_depth6() {
     let pos = Position::startpos(Variant::Shogi);
+    let start = Instant::now();
     let total: u64 = perft_divide(&pos, 6, 2).iter().map(|&(_, n)| n).sum();
+    eprintln!(
+        "perft_divide(6, 2 threads) = {total} in {:.2} s",
+        start.elapsed().as_secs_f64()
+    );
     assert_eq!(total, 547_581_517);
 }
 

@@ -500,6 +500,35 @@ fn check_staged(pos: &Position, failures: &mut Vec<String>) {
         failures.push(format!("staged generation differs at {}", pos.to_sfen()));
     }
     if !pos.in_check() {
+        // Captures hold exactly the legal captures and the pawn promotions that capture nothing.
+        let mut captures = MoveList::new();
+        generate_captures(pos, &mut captures);
+        let expected: BTreeSet<u16> = reference::legal(&setup)
+            .into_iter()
+            .filter(|&m| {
+                let pawn_push = m
+                    .from()
+                    .and_then(|from| setup.piece_on(from))
+                    .is_some_and(|p| p.kind() == PieceKind::Pawn);
+                (!m.is_drop() && setup.piece_on(m.to()).is_some())
+                    || (pawn_push && m.is_promotion())
+            })
+            .map(Move::to_u16)
+            .collect();
+        let got: BTreeSet<u16> = captures
+            .iter()
+            .copied()
+            .filter(|&m| pos.is_legal_pseudo(m))
+            .map(Move::to_u16)
+            .collect();
+        if got != expected {
+            failures.push(format!(
+                "generate_captures at {}: extra {} missing {}",
+                pos.to_sfen(),
+                describe(&got.difference(&expected).copied().collect()),
+                describe(&expected.difference(&got).copied().collect())
+            ));
+        }
         let mut quiets = MoveList::new();
         generate_quiets(pos, &mut quiets);
         let mut checks = MoveList::new();
@@ -1031,11 +1060,13 @@ fn checked_all(hist: &[Seen], n: usize, d: usize) -> (bool, bool) {
     (them, us)
 }
 
-fn reference_repetition(hist: &[Seen]) -> Repetition {
+/// `floor`: the index of the first position after the last null move (search never looks back
+/// across one); 0 without null moves.
+fn reference_repetition(hist: &[Seen], floor: usize) -> Repetition {
     let n = hist.len() - 1;
     let now = &hist[n];
     let us = now.side.index();
-    for d in (4..=n).step_by(2) {
+    for d in (4..=n - floor).step_by(2) {
         let then = &hist[n - d];
         if then.board != now.board {
             continue;
@@ -1077,6 +1108,93 @@ fn reference_sennichite(hist: &[Seen]) -> Option<GameResult> {
     None
 }
 
+/// A playout move that makes repetitions likely: mostly take back this side's previous move; the
+/// checking side mostly gives check (taking back with check when it can).
+fn choose_move(pos: &Position, played: &[Move], checker: Color, rng: &mut Rng) -> Option<Move> {
+    let moves = core_legal(pos);
+    if moves.is_empty() {
+        return None;
+    }
+    // Mostly take back this side's previous move (the way positions repeat), else a check
+    // for the checking side, else anything.
+    let back = played
+        .len()
+        .checked_sub(2)
+        .map(|i| played[i])
+        .and_then(|m| m.from().map(|from| Move::normal(m.to(), from, false)))
+        .filter(|m| moves.contains(*m));
+    let checks: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|&m| pos.gives_check(m))
+        .collect();
+    let m = if pos.side_to_move() == checker && !checks.is_empty() && rng.below(10) < 8 {
+        match back {
+            Some(m) if checks.contains(&m) => m,
+            _ => checks[rng.below(checks.len())],
+        }
+    } else {
+        match back {
+            Some(m) if rng.below(10) < 7 => m,
+            _ => moves.as_slice()[rng.below(moves.len())],
+        }
+    };
+    Some(m)
+}
+
+/// What search does between two game moves: a null move (when not in check) and a few moves,
+/// comparing `repetition` with the reference (which may not look back across the null move) at
+/// each step, then everything taken back; the position, key and answers must be as before.
+fn excursion(
+    pos: &mut Position,
+    hist: &mut Vec<Seen>,
+    played: &mut Vec<Move>,
+    checker: Color,
+    rng: &mut Rng,
+    failures: &mut Vec<String>,
+) {
+    let before = (pos.to_sfen(), pos.key(), pos.repetition(), pos.sennichite());
+    let null = !pos.in_check() && rng.below(2) == 0;
+    let mut floor = 0;
+    if null {
+        pos.do_null_move();
+        hist.push(seen(pos));
+        floor = hist.len() - 1;
+    }
+    let mut depth = 0;
+    for _ in 0..rng.below(7) {
+        let Some(m) = choose_move(pos, played, checker, rng) else {
+            break;
+        };
+        pos.do_move(m);
+        played.push(m);
+        hist.push(seen(pos));
+        depth += 1;
+        let (rep, expected) = (pos.repetition(), reference_repetition(hist, floor));
+        if rep != expected {
+            failures.push(format!(
+                "{} ({} plies into an excursion, null move {null}): repetition {rep:?}, \
+                 reference {expected:?}",
+                pos.to_sfen(),
+                depth
+            ));
+        }
+    }
+    for _ in 0..depth {
+        pos.undo_move();
+        played.pop();
+        hist.pop();
+    }
+    if null {
+        pos.undo_null_move();
+        hist.pop();
+    }
+    let after = (pos.to_sfen(), pos.key(), pos.repetition(), pos.sennichite());
+    if after != before {
+        failures.push(format!("excursion not undone: {before:?} became {after:?}"));
+    }
+}
+
 #[test]
 fn repetition_and_sennichite_match_reference() {
     let mut rng = Rng(0x5e11_1c41);
@@ -1100,7 +1218,7 @@ fn repetition_and_sennichite_match_reference() {
         for _ in 0..80 {
             let sfen = pos.to_sfen();
             let (rep, senn) = (pos.repetition(), pos.sennichite());
-            let (ref_rep, ref_senn) = (reference_repetition(&hist), reference_sennichite(&hist));
+            let (ref_rep, ref_senn) = (reference_repetition(&hist, 0), reference_sennichite(&hist));
             if rep != ref_rep || senn != ref_senn {
                 failures.push(format!(
                     "{sfen} after {}: repetition {rep:?} (reference {ref_rep:?}), sennichite \
@@ -1119,33 +1237,18 @@ fn repetition_and_sennichite_match_reference() {
                 perpetual += usize::from(result != GameResult::Draw);
                 break;
             }
-            let moves = core_legal(&pos);
-            if moves.is_empty() {
-                break;
+            if rng.below(4) == 0 {
+                excursion(
+                    &mut pos,
+                    &mut hist,
+                    &mut played,
+                    checker,
+                    &mut rng,
+                    &mut failures,
+                );
             }
-            // Mostly take back this side's previous move (the way positions repeat), else a check
-            // for the checking side, else anything.
-            let back = played
-                .len()
-                .checked_sub(2)
-                .map(|i| played[i])
-                .and_then(|m| m.from().map(|from| Move::normal(m.to(), from, false)))
-                .filter(|m| moves.contains(*m));
-            let checks: Vec<Move> = moves
-                .iter()
-                .copied()
-                .filter(|&m| pos.gives_check(m))
-                .collect();
-            let m = if pos.side_to_move() == checker && !checks.is_empty() && rng.below(10) < 8 {
-                match back {
-                    Some(m) if checks.contains(&m) => m,
-                    _ => checks[rng.below(checks.len())],
-                }
-            } else {
-                match back {
-                    Some(m) if rng.below(10) < 7 => m,
-                    _ => moves.as_slice()[rng.below(moves.len())],
-                }
+            let Some(m) = choose_move(&pos, &played, checker, &mut rng) else {
+                break;
             };
             pos.do_move(m);
             played.push(m);

@@ -347,7 +347,7 @@ fn pin_along_both_diagonals() {
     // The other diagonal, by a horse on 9e: silver on 6h may go to 7g only.
     let q = pos("k8/9/9/9/+b8/9/9/3S5/4K4 b - 1");
     assert_eq!(moves_from(&q, "6h"), set(&["6h7g"]));
-    // White's piece pinned by Black's bishop: the White gold on 4b (king 5a, bishop 1e) stays.
+    // White's gold on 4b is pinned by the bishop on 1e (king on 5a): only 3c, on the line.
     let w = pos("4k4/5g3/9/9/8B/9/9/9/K8 w - 1");
     assert_eq!(moves_from(&w, "4b"), set(&["4b3c"]));
 }

@@ -252,6 +252,35 @@ fn ponder_move_is_legal_after_best() {
 }
 
 #[test]
+fn heian_bare_king_capture_wins() {
+    // Heian 9x8: Black's gold takes White's last piece besides the king.
+    let sfen = "4k4/9/4p4/4G4/9/9/9/4K4 b - 1";
+    let p = Position::from_sfen(sfen, Variant::Heian).expect("legal Heian setup");
+    let mut pool = Pool::new();
+    pool.resize_hash(4);
+    let (rec, sink) = Recorder::new();
+    pool.start(p, depth(4), SearchConfig::default(), sink);
+    pool.wait();
+    let info = rec.final_info();
+    assert_eq!(info.pv[0].to_string(), "5d5c");
+    assert_eq!(info.score, Score::Mate(1));
+}
+
+#[test]
+fn heian_startpos_plays_a_legal_move() {
+    let p = Position::startpos(Variant::Heian8);
+    let mut pool = Pool::new();
+    pool.resize_hash(4);
+    let (rec, sink) = Recorder::new();
+    pool.start(p.clone(), depth(5), SearchConfig::default(), sink);
+    pool.wait();
+    match rec.best_moves()[..] {
+        [BestMove::Move { best, .. }] => assert!(p.is_legal(best)),
+        ref other => panic!("{other:?}"),
+    }
+}
+
+#[test]
 fn multipv_reports_distinct_lines() {
     let config = SearchConfig {
         multipv: 3,

@@ -416,8 +416,10 @@ fn generate_for<const GEN: u8, const BLACK: bool>(pos: &Position, list: &mut Mov
             _ => !ours & g.mask,
         };
         let occ_without_king = occ.without(k);
-        for to in step_attacks(us, PieceKind::King, k) & king_target {
-            if !pos.is_attacked_with(them, to, occ_without_king) {
+        let targets = step_attacks(us, PieceKind::King, k) & king_target;
+        let enemy = pos.attacker_sets(them);
+        for to in targets {
+            if !enemy.attack(to, occ_without_king) {
                 list.push(Move::normal(k, to, false));
             }
         }

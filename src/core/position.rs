@@ -4,10 +4,10 @@
 //!
 //! Layout: the board is kept twice, as a mailbox (`[Option<Piece>; 81]`, for "what stands here") and
 //! as bitboards by colour and by kind (for attacks and generation). Everything that `undo_move` must
-//! restore and that is cheaper to copy than to recompute (keys, hands, checkers, pin blockers, check
-//! squares) lives in a [`State`]; `do_move` pushes the previous `State` onto `history`, a `Vec`
-//! reserved ahead so that search never allocates. The same `history` is what repetition looks back
-//! through.
+//! restore and that is cheaper to copy than to recompute (keys, hands, checkers, pin blockers, the
+//! sliders' check squares, the perpetual-check counters) lives in a small `State`; `do_move` pushes
+//! the previous `State` onto `history`, a `Vec` reserved ahead so that search never allocates, and
+//! its board key onto `history_keys`, the packed array repetition detection scans.
 
 use super::attacks::{
     between, bishop_attacks, lance_attacks, line, piece_attacks, rook_attacks, step_attacks,
@@ -140,11 +140,54 @@ impl Geometry {
     }
 }
 
-/// Number of distinct check-square sets: the seven hand kinds (P L N S B R G); horse and dragon add
-/// the king's steps to bishop and rook, the promoted minors use gold's.
-const CHECK_KINDS: usize = 7;
+/// One side's pieces grouped by attack pattern (horse and dragon appear among the king steppers
+/// and the sliders), so a run of attack tests (every king step) builds the groups once.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AttackerSets {
+    by: Color,
+    pawns: Bitboard,
+    knights: Bitboard,
+    silvers: Bitboard,
+    golds: Bitboard,
+    kings: Bitboard,
+    lances: Bitboard,
+    bishops: Bitboard,
+    rooks: Bitboard,
+}
+
+impl AttackerSets {
+    /// Whether any of these pieces attacks `sq`, sliders seeing through `occupied`: step patterns
+    /// first, then each slider lookup only if such a slider exists.
+    #[inline]
+    pub(crate) fn attack(&self, sq: Square, occupied: Bitboard) -> bool {
+        // A piece of `by` on X attacks `sq` exactly when the same kind of the other colour on `sq`
+        // would attack X.
+        let opp = self.by.flip();
+        if ((step_attacks(opp, PieceKind::Pawn, sq) & self.pawns)
+            | (step_attacks(opp, PieceKind::Knight, sq) & self.knights)
+            | (step_attacks(opp, PieceKind::Silver, sq) & self.silvers)
+            | (step_attacks(opp, PieceKind::Gold, sq) & self.golds)
+            | (step_attacks(opp, PieceKind::King, sq) & self.kings))
+            .is_nonempty()
+        {
+            return true;
+        }
+        if self.lances.is_nonempty()
+            && (lance_attacks(opp, sq, occupied) & self.lances).is_nonempty()
+        {
+            return true;
+        }
+        if self.bishops.is_nonempty() && (bishop_attacks(sq, occupied) & self.bishops).is_nonempty()
+        {
+            return true;
+        }
+        self.rooks.is_nonempty() && (rook_attacks(sq, occupied) & self.rooks).is_nonempty()
+    }
+}
 
 /// Per-ply state: what `undo_move` restores by copying back, and what repetition detection reads.
+/// Copied on every `do_move`, so kept to what is dearer to recompute than to copy (checked size:
+/// 144 bytes).
 #[derive(Clone, Copy, Debug)]
 struct State {
     board_key: u64,
@@ -156,8 +199,10 @@ struct State {
     /// slider (lance, bishop, rook, horse, dragon) aimed at it. Own ones are pinned; enemy ones
     /// would give a discovered check by moving off the line.
     blockers: [Bitboard; 2],
-    /// Squares from which a piece of the side to move, of each hand kind, would attack the enemy king.
-    check_squares: [Bitboard; CHECK_KINDS],
+    /// Squares from which a lance, bishop or rook of the side to move would attack the enemy king
+    /// (the occupancy-dependent check squares; the step pieces' are one table lookup, see
+    /// `Position::check_squares`, and are not stored so that the per-ply copy stays small).
+    slider_checks: [Bitboard; 3],
     /// The move that led to this position (`None` at the root or after a null move).
     last_move: Option<Move>,
     /// The piece captured by `last_move`.
@@ -169,6 +214,8 @@ struct State {
     /// Plies since the last null move (or the root): repetition never looks across a null move.
     plies_from_null: u16,
 }
+
+const _: () = assert!(std::mem::size_of::<State>() <= 144);
 
 /// A shogi position with its history.
 pub struct Position {
@@ -183,6 +230,9 @@ pub struct Position {
     st: State,
     /// States of the earlier positions, oldest first; `history[len - d]` is `d` plies ago.
     history: Vec<State>,
+    /// `board_key` of each entry of `history`, packed: repetition detection scans this (8 bytes a
+    /// ply instead of a whole `State`) and reads `history` only on a key match.
+    history_keys: Vec<u64>,
 }
 
 impl Clone for Position {
@@ -191,6 +241,8 @@ impl Clone for Position {
     fn clone(&self) -> Position {
         let mut history = Vec::with_capacity(self.history.len() + HISTORY_RESERVE);
         history.extend_from_slice(&self.history);
+        let mut history_keys = Vec::with_capacity(self.history_keys.len() + HISTORY_RESERVE);
+        history_keys.extend_from_slice(&self.history_keys);
         Position {
             variant: self.variant,
             geometry: self.geometry,
@@ -202,6 +254,7 @@ impl Clone for Position {
             game_ply: self.game_ply,
             st: self.st,
             history,
+            history_keys,
         }
     }
 }
@@ -266,13 +319,14 @@ impl Position {
                 hands: setup.hands,
                 checkers: Bitboard::EMPTY,
                 blockers: [Bitboard::EMPTY; 2],
-                check_squares: [Bitboard::EMPTY; CHECK_KINDS],
+                slider_checks: [Bitboard::EMPTY; 3],
                 last_move: None,
                 captured: None,
                 continuous_check: [0; 2],
                 plies_from_null: 0,
             },
             history: Vec::with_capacity(HISTORY_RESERVE),
+            history_keys: Vec::with_capacity(HISTORY_RESERVE),
         };
         for sq in Square::all() {
             let Some(piece) = setup.board[sq.index()] else {
@@ -453,18 +507,23 @@ impl Position {
     /// (empty when there is no enemy king or `kind` is the king).
     #[inline]
     pub fn check_squares(&self, kind: PieceKind) -> Bitboard {
-        let cs = &self.st.check_squares;
+        let them = self.side.flip();
+        let Some(ksq) = self.king[them.index()] else {
+            return Bitboard::EMPTY;
+        };
+        // Our piece on X attacks ksq exactly when their piece of that kind on ksq attacks X.
+        let [lance, bishop, rook] = self.st.slider_checks;
         match kind {
-            PieceKind::Horse | PieceKind::Dragon => {
-                let base = cs[kind.unpromoted().index()];
-                match self.king[self.side.flip().index()] {
-                    Some(ksq) => base | step_attacks(Color::Black, PieceKind::King, ksq),
-                    None => base,
-                }
+            PieceKind::Pawn | PieceKind::Knight | PieceKind::Silver => {
+                step_attacks(them, kind, ksq)
             }
+            PieceKind::Lance => lance,
+            PieceKind::Bishop => bishop,
+            PieceKind::Rook => rook,
+            PieceKind::Horse => bishop | step_attacks(them, PieceKind::King, ksq),
+            PieceKind::Dragon => rook | step_attacks(them, PieceKind::King, ksq),
             PieceKind::King => Bitboard::EMPTY,
-            k if k.moves_like_gold() => cs[PieceKind::Gold.index()],
-            k => cs[k.index()],
+            _ => step_attacks(them, PieceKind::Gold, ksq),
         }
     }
 
@@ -500,34 +559,29 @@ impl Position {
     /// and it was a fifth of startpos perft time as `attackers_to`.
     #[inline]
     pub fn is_attacked_with(&self, by: Color, sq: Square, occupied: Bitboard) -> bool {
-        let opp = by.flip();
+        self.attacker_sets(by).attack(sq, occupied)
+    }
+
+    /// `by`'s pieces grouped by how they attack, for several attack tests in a row.
+    #[inline]
+    pub(crate) fn attacker_sets(&self, by: Color) -> AttackerSets {
         let theirs = self.by_color[by.index()];
         let k = |kind: PieceKind| self.by_kind[kind.index()] & theirs;
-        let golds = k(PieceKind::Gold)
-            | k(PieceKind::ProPawn)
-            | k(PieceKind::ProLance)
-            | k(PieceKind::ProKnight)
-            | k(PieceKind::ProSilver);
-        let bishops = k(PieceKind::Bishop) | k(PieceKind::Horse);
-        let rooks = k(PieceKind::Rook) | k(PieceKind::Dragon);
-        let kings = k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon);
-        if ((step_attacks(opp, PieceKind::Pawn, sq) & k(PieceKind::Pawn))
-            | (step_attacks(opp, PieceKind::Knight, sq) & k(PieceKind::Knight))
-            | (step_attacks(opp, PieceKind::Silver, sq) & k(PieceKind::Silver))
-            | (step_attacks(opp, PieceKind::Gold, sq) & golds)
-            | (step_attacks(opp, PieceKind::King, sq) & kings))
-            .is_nonempty()
-        {
-            return true;
+        AttackerSets {
+            by,
+            pawns: k(PieceKind::Pawn),
+            knights: k(PieceKind::Knight),
+            silvers: k(PieceKind::Silver),
+            golds: k(PieceKind::Gold)
+                | k(PieceKind::ProPawn)
+                | k(PieceKind::ProLance)
+                | k(PieceKind::ProKnight)
+                | k(PieceKind::ProSilver),
+            kings: k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon),
+            lances: k(PieceKind::Lance),
+            bishops: k(PieceKind::Bishop) | k(PieceKind::Horse),
+            rooks: k(PieceKind::Rook) | k(PieceKind::Dragon),
         }
-        let lances = k(PieceKind::Lance);
-        if lances.is_nonempty() && (lance_attacks(opp, sq, occupied) & lances).is_nonempty() {
-            return true;
-        }
-        if bishops.is_nonempty() && (bishop_attacks(sq, occupied) & bishops).is_nonempty() {
-            return true;
-        }
-        rooks.is_nonempty() && (rook_attacks(sq, occupied) & rooks).is_nonempty()
     }
 
     /// Whether `by` attacks `sq` on the current board.
@@ -608,6 +662,7 @@ impl Position {
         let us = self.side;
         let them = us.flip();
         self.history.push(self.st);
+        self.history_keys.push(self.st.board_key);
         self.st.last_move = Some(m);
         self.st.captured = None;
         let to = m.to();
@@ -675,6 +730,7 @@ impl Position {
             unreachable!("undo_move without a move to undo (use undo_null_move after a null move)");
         };
         let captured = self.st.captured;
+        self.history_keys.pop();
         let Some(previous) = self.history.pop() else {
             unreachable!("undo_move with an empty history");
         };
@@ -710,6 +766,7 @@ impl Position {
     pub fn do_null_move(&mut self) {
         debug_assert!(!self.in_check());
         self.history.push(self.st);
+        self.history_keys.push(self.st.board_key);
         let us = self.side;
         self.side = us.flip();
         self.game_ply += 1;
@@ -724,6 +781,7 @@ impl Position {
     }
 
     pub fn undo_null_move(&mut self) {
+        self.history_keys.pop();
         let Some(previous) = self.history.pop() else {
             unreachable!("undo_null_move with an empty history");
         };
@@ -743,20 +801,13 @@ impl Position {
         }
         let us = self.side;
         let them = us.flip();
-        self.st.check_squares = match self.king[them.index()] {
-            Some(ksq) => {
-                let mut cs = [Bitboard::EMPTY; CHECK_KINDS];
-                // Our piece on X attacks ksq exactly when their piece of that kind on ksq attacks X.
-                cs[PieceKind::Pawn.index()] = step_attacks(them, PieceKind::Pawn, ksq);
-                cs[PieceKind::Lance.index()] = lance_attacks(them, ksq, occ);
-                cs[PieceKind::Knight.index()] = step_attacks(them, PieceKind::Knight, ksq);
-                cs[PieceKind::Silver.index()] = step_attacks(them, PieceKind::Silver, ksq);
-                cs[PieceKind::Gold.index()] = step_attacks(them, PieceKind::Gold, ksq);
-                cs[PieceKind::Bishop.index()] = bishop_attacks(ksq, occ);
-                cs[PieceKind::Rook.index()] = rook_attacks(ksq, occ);
-                cs
-            }
-            None => [Bitboard::EMPTY; CHECK_KINDS],
+        self.st.slider_checks = match self.king[them.index()] {
+            Some(ksq) => [
+                lance_attacks(them, ksq, occ),
+                bishop_attacks(ksq, occ),
+                rook_attacks(ksq, occ),
+            ],
+            None => [Bitboard::EMPTY; 3],
         };
     }
 
@@ -960,8 +1011,9 @@ impl Position {
             & self.geometry.mask
             & !self.by_color[them.index()];
         let occ_without_king = occ.without(ksq);
+        let attackers = self.attacker_sets(us);
         for esc in escapes {
-            if !self.is_attacked_with(us, esc, occ_without_king) {
+            if !attackers.attack(esc, occ_without_king) {
                 return false;
             }
         }
@@ -1049,8 +1101,8 @@ impl Position {
         // A cycle needs at least four plies: each side must move away and back.
         let mut d = 4;
         while d <= max {
-            let then = &self.history[len - d];
-            if then.board_key == now.board_key {
+            if self.history_keys[len - d] == now.board_key {
+                let then = &self.history[len - d];
                 let (h_now, h_then) = (now.hands[us], then.hands[us]);
                 if h_now == h_then {
                     let them = 1 - us;
@@ -1083,8 +1135,9 @@ impl Position {
         let mut occurrences = 1;
         let mut d = 4;
         while d <= len {
-            let then = &self.history[len - d];
-            if then.board_key == now.board_key && then.hands == now.hands {
+            if self.history_keys[len - d] == now.board_key
+                && self.history[len - d].hands == now.hands
+            {
                 occurrences += 1;
                 if occurrences == 4 {
                     let us = self.side;

@@ -68,20 +68,32 @@ static DISTANCE: [[u8; 81]; 81] = {
     table
 };
 
-/// King-move distance between two squares (0..=8).
+/// Every square's king-move distance to `from`: the piece loop fetches this row once per king and
+/// then pays a single byte load per piece.
 #[inline]
-pub fn distance(a: Square, b: Square) -> usize {
-    DISTANCE[a.index()][b.index()] as usize
+pub fn distances_from(from: Square) -> &'static [u8; 81] {
+    &DISTANCE[from.index()]
 }
+
+/// Rank index of every square, so the piece loop needs no division by nine.
+static RANK: [u8; 81] = {
+    let mut table = [0u8; 81];
+    let mut i = 0;
+    while i < 81 {
+        table[i] = (i % 9) as u8;
+        i += 1;
+    }
+    table
+};
 
 /// How far `sq` is advanced from `color`'s own back rank: 0 on the own back rank, `ranks - 1` on the
 /// far one. Works on the shorter Heian boards, where White's back rank is not rank `i`.
 #[inline]
 pub fn advance(variant: Variant, color: Color, sq: Square) -> usize {
-    let last = variant.ranks() - 1;
+    let rank = RANK[sq.index()];
     match color {
-        Color::Black => (last - sq.rank()) as usize,
-        Color::White => sq.rank() as usize,
+        Color::Black => (variant.ranks() - 1 - rank) as usize,
+        Color::White => rank as usize,
     }
 }
 
@@ -92,9 +104,11 @@ mod tests {
     #[test]
     fn distances_and_advance() {
         let sq = |s: &str| Square::from_usi(s).unwrap();
-        assert_eq!(distance(sq("5e"), sq("5e")), 0);
-        assert_eq!(distance(sq("1a"), sq("9i")), 8);
-        assert_eq!(distance(sq("5e"), sq("3d")), 2);
+        let distance = |a: &str, b: &str| distances_from(sq(a))[sq(b).index()];
+        assert_eq!(distance("5e", "5e"), 0);
+        assert_eq!(distance("1a", "9i"), 8);
+        assert_eq!(distance("5e", "3d"), 2);
+        assert_eq!(distances_from(sq("5e"))[sq("3d").index()], 2);
         assert_eq!(advance(Variant::Shogi, Color::Black, sq("5i")), 0);
         assert_eq!(advance(Variant::Shogi, Color::White, sq("5i")), 8);
         assert_eq!(advance(Variant::Heian, Color::Black, sq("5h")), 0);

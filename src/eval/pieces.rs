@@ -2,11 +2,11 @@
 //! ranging pieces, and the attack facts king safety needs. Each piece's attacks are computed once and
 //! serve every term.
 
-use super::geometry::{self, advance, distance};
+use super::geometry::{self, advance, distances_from};
 use super::params::{Class, Ranger, Weights};
 use crate::core::attacks;
 use crate::core::position::Position;
-use crate::core::{Bitboard, Color, PieceKind, Square};
+use crate::core::{Bitboard, Color, PieceKind, Square, Variant};
 
 /// What the king-safety terms need to know about one side, gathered during its piece pass.
 #[derive(Clone, Copy, Debug, Default)]
@@ -70,69 +70,111 @@ fn attacks_of(color: Color, kind: PieceKind, sq: Square, occupied: Bitboard) -> 
 pub fn scan(w: &Weights, pos: &Position, frame: &Frame, us: Color) -> (PieceTerms, SideAttacks) {
     let them = !us;
     let variant = pos.variant();
-    let own = pos.pieces_of(us);
-    let own_king = frame.kings[us.index()];
-    let enemy_king = frame.kings[them.index()];
-    let own_zone = frame.zones[us.index()];
-    let enemy_zone = frame.zones[them.index()];
-    let enemy_camp = geometry::enemy_camp(variant, us);
+    let mut scan = Scan {
+        w,
+        variant,
+        us,
+        own: pos.pieces_of(us),
+        occupied: frame.occupied,
+        board: frame.board,
+        own_king: frame.kings[us.index()].map(distances_from),
+        enemy_king: frame.kings[them.index()].map(distances_from),
+        own_zone: frame.zones[us.index()],
+        enemy_zone: frame.zones[them.index()],
+        enemy_camp: geometry::enemy_camp(variant, us),
+        terms: PieceTerms::default(),
+        side: SideAttacks::default(),
+    };
+    // One call per kind with the kind as a constant: `visit` is inlined into each, so every `match
+    // kind` below folds away (callgrind: 6140 -> 4170 instructions per evaluation compared with a loop
+    // over PieceKind::ALL).
+    macro_rules! visit_kinds {
+        ($($kind:ident),*) => {
+            $(scan.visit(PieceKind::$kind, pos.pieces(us, PieceKind::$kind));)*
+        };
+    }
+    visit_kinds!(
+        Pawn, Lance, Knight, Silver, Bishop, Rook, Gold, King, ProPawn, ProLance, ProKnight,
+        ProSilver, Horse, Dragon
+    );
+    (scan.terms, scan.side)
+}
 
-    let mut terms = PieceTerms::default();
-    let mut side = SideAttacks::default();
+/// The state of one side's piece pass.
+struct Scan<'a> {
+    w: &'a Weights,
+    variant: Variant,
+    us: Color,
+    own: Bitboard,
+    occupied: Bitboard,
+    board: Bitboard,
+    /// Distances of every square to each king, when that king exists.
+    own_king: Option<&'static [u8; 81]>,
+    enemy_king: Option<&'static [u8; 81]>,
+    own_zone: Bitboard,
+    enemy_zone: Bitboard,
+    enemy_camp: Bitboard,
+    terms: PieceTerms,
+    side: SideAttacks,
+}
 
-    for kind in PieceKind::ALL {
-        let bb = pos.pieces(us, kind);
+impl Scan<'_> {
+    #[inline(always)]
+    fn visit(&mut self, kind: PieceKind, bb: Bitboard) {
         if bb.is_empty() {
-            continue;
+            return;
         }
+        let w = self.w;
         let class = Class::of(kind);
         let value = w.board[kind.index()];
         for sq in bb {
-            terms.material += value;
-            let att = attacks_of(us, kind, sq, frame.occupied) & frame.board;
-            side.attacked |= att;
+            self.terms.material += value;
+            let att = attacks_of(self.us, kind, sq, self.occupied) & self.board;
+            self.side.attacked |= att;
             let Some(class) = class else {
-                terms.placement += w.king_rank[advance(variant, us, sq)];
+                self.terms.placement += w.king_rank[advance(self.variant, self.us, sq)];
                 continue;
             };
             let c = class.index();
-            if let Some(k) = own_king {
-                terms.placement += w.own_king_distance[c][distance(sq, k)];
+            if let Some(d) = self.own_king {
+                self.terms.placement += w.own_king_distance[c][d[sq.index()] as usize];
             }
-            if let Some(k) = enemy_king {
-                terms.placement += w.enemy_king_distance[c][distance(sq, k)];
+            if let Some(d) = self.enemy_king {
+                self.terms.placement += w.enemy_king_distance[c][d[sq.index()] as usize];
             }
-            match kind {
-                PieceKind::Pawn => terms.placement += w.pawn_rank[advance(variant, us, sq)],
-                PieceKind::Lance => terms.placement += w.lance_rank[advance(variant, us, sq)],
-                PieceKind::Knight => terms.placement += w.knight_rank[advance(variant, us, sq)],
-                _ => {}
+            let rank_table = match kind {
+                PieceKind::Pawn => Some(&w.pawn_rank),
+                PieceKind::Lance => Some(&w.lance_rank),
+                PieceKind::Knight => Some(&w.knight_rank),
+                _ => None,
+            };
+            if let Some(table) = rank_table {
+                self.terms.placement += table[advance(self.variant, self.us, sq)];
             }
             if let Some(r) = Ranger::of(kind) {
-                let reach = att & !own;
-                terms.mobility += reach.count() as i32 * w.mobility[r as usize];
+                let reach = att & !self.own;
+                self.terms.mobility += reach.count() as i32 * w.mobility[r as usize];
                 let promo = match kind {
                     PieceKind::Bishop => Some(0),
                     PieceKind::Rook => Some(1),
                     _ => None,
                 };
                 if let Some(i) = promo {
-                    if (reach & enemy_camp).is_nonempty() {
-                        terms.placement += w.promotion_reach[i];
+                    if (reach & self.enemy_camp).is_nonempty() {
+                        self.terms.placement += w.promotion_reach[i];
                     }
                 }
             }
             // Most pieces touch neither zone: test before counting (a u128 popcount is two
             // instructions with POPCNT and a dozen without).
-            let on_enemy_zone = att & enemy_zone;
+            let on_enemy_zone = att & self.enemy_zone;
             if on_enemy_zone.is_nonempty() {
-                side.zone_attack += on_enemy_zone.count() as i32 * w.attack_unit[c];
+                self.side.zone_attack += on_enemy_zone.count() as i32 * w.attack_unit[c];
             }
-            let on_own_zone = att & own_zone;
+            let on_own_zone = att & self.own_zone;
             if on_own_zone.is_nonempty() {
-                side.zone_defence += on_own_zone.count() as i32 * w.defend_unit[c];
+                self.side.zone_defence += on_own_zone.count() as i32 * w.defend_unit[c];
             }
         }
     }
-    (terms, side)
 }

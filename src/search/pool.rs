@@ -148,6 +148,10 @@ impl Pool {
             self.hash_mb = mb.max(1);
             self.tt = Some(Arc::new(TranspositionTable::new(self.hash_mb)));
         }
+        // The main worker's history tables (~10 MB) are allocated here too, not at the first `go`.
+        if self.workers.is_empty() {
+            self.workers.push(Worker::new(0));
+        }
     }
 
     /// Empties the table and forgets the move-ordering history (ClearHash, `usinewgame`).

@@ -934,12 +934,14 @@ impl Worker {
             counter: self.history.counter(prev[0]),
             prev,
         };
-        let mut picker = MovePicker::new(&self.pos, tt_move, ctx);
+        let mut picker = MovePicker::new(&self.pos, tt_move, ctx, depth);
         let mut best_score = -INFINITE;
         let mut best_move = None;
         let mut move_count = 0usize;
         let mut quiets_tried = [None::<(Move, usize)>; 32];
         let mut quiet_count = 0usize;
+        let mut captures_tried = [None::<(usize, PieceKind)>; 32];
+        let mut capture_count = 0usize;
         let original_alpha = alpha;
 
         while let Some(m) = picker.next(&self.pos, &self.history) {
@@ -1002,6 +1004,12 @@ impl Worker {
                 quiets_tried[quiet_count] = Some((m, pt));
                 quiet_count += 1;
             }
+            if let Some(captured) = pos.captured_piece(m) {
+                if capture_count < captures_tried.len() {
+                    captures_tried[capture_count] = Some((pt, captured.kind()));
+                    capture_count += 1;
+                }
+            }
 
             // 14. Make the move and search it: late moves reduced, null window first.
             self.make(sh, m, ply);
@@ -1057,10 +1065,23 @@ impl Worker {
             return mated_in(ply);
         }
 
-        // 16. Learn from the cutoff: reward the quiet move that caused it, punish the ones tried before.
-        if let Some(best) = best_move {
-            if best_score >= beta && !is_tactical(&self.pos, best) {
-                let b = bonus(depth);
+        // 16. Learn from the cutoff: reward the move that caused it, punish the ones tried before it
+        // (captures in the capture history, quiets in the quiet tables).
+        if let Some(best) = best_move.filter(|_| best_score >= beta) {
+            let b = bonus(depth);
+            let best_capture = self
+                .pos
+                .captured_piece(best)
+                .map(|c| (piece_to(&self.pos, best), c.kind()));
+            for &(pt, kind) in captures_tried[..capture_count].iter().flatten() {
+                let delta = if Some((pt, kind)) == best_capture {
+                    b
+                } else {
+                    -b
+                };
+                self.history.update_capture(pt, kind, delta);
+            }
+            if !is_tactical(&self.pos, best) {
                 for &(m, pt) in quiets_tried[..quiet_count].iter().flatten() {
                     let delta = if m == best { b } else { -b };
                     self.history.update_quiet(side, m, pt, prev, delta);

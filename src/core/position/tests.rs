@@ -544,8 +544,17 @@ fn check_consistency(p: &mut Position) {
 /// Plays `plies` moves chosen by a fixed linear congruential generator, checking every position.
 fn random_walk(mut p: Position, plies: usize, seed: u64) {
     let mut state = seed;
-    for _ in 0..plies {
+    for ply in 0..plies {
         check_consistency(&mut p);
+        if ply % 16 == 0 {
+            // Every 16-bit word: legal exactly when generated.
+            let list = legal_moves(&p);
+            for word in 0..=u16::MAX {
+                if let Some(m) = Move::from_u16(word) {
+                    assert_eq!(p.is_legal(m), list.contains(m), "{m} in {p:?}");
+                }
+            }
+        }
         let list = legal_moves(&p);
         if list.is_empty() {
             break;
