@@ -1,6 +1,7 @@
 //! Tokin: a USI shogi engine.
 
 pub mod core;
+pub mod eval;
 pub mod mate;
 pub mod search;
 pub mod usi;

@@ -14,7 +14,10 @@ use tokin::core::movegen::{
     MoveList,
 };
 use tokin::core::sfen::Setup;
-use tokin::core::{Color, HandKind, Move, Piece, PieceKind, Position, Square, Variant};
+use tokin::core::{
+    Color, EnteringKingRule, GameResult, HandKind, Move, Piece, PieceKind, Position, Repetition,
+    Square, Variant,
+};
 
 mod reference {
     use super::*;
@@ -475,63 +478,100 @@ fn perft_matches_reference() {
     }
 }
 
-#[test]
-fn staged_generators_match_reference() {
-    // captures ∪ quiets (not in check) or evasions (in check), filtered by is_legal_pseudo, is the
-    // legal set with nothing twice; checks are exactly the quiet legal moves that give check.
-    let mut failures = Vec::new();
-    playouts(2, 60, |pos| {
-        let setup = setup_of(pos);
-        let legal = words(reference::legal(&setup));
-        let mut staged = MoveList::new();
-        if pos.in_check() {
-            generate_evasions(pos, &mut staged);
-        } else {
-            generate_captures(pos, &mut staged);
-            generate_quiets(pos, &mut staged);
-        }
-        let all: Vec<Move> = staged.iter().copied().collect();
-        let kept: Vec<Move> = all
+/// captures ∪ quiets (not in check) or evasions (in check), filtered by is_legal_pseudo, is the
+/// legal set with nothing twice; checks are exactly the quiet legal moves that give check.
+fn check_staged(pos: &Position, failures: &mut Vec<String>) {
+    let setup = setup_of(pos);
+    let legal = words(reference::legal(&setup));
+    let mut staged = MoveList::new();
+    if pos.in_check() {
+        generate_evasions(pos, &mut staged);
+    } else {
+        generate_captures(pos, &mut staged);
+        generate_quiets(pos, &mut staged);
+    }
+    let all: Vec<Move> = staged.iter().copied().collect();
+    let kept: Vec<Move> = all
+        .iter()
+        .copied()
+        .filter(|&m| pos.is_legal_pseudo(m))
+        .collect();
+    if words(all.iter().copied()).len() != all.len() || words(kept.iter().copied()) != legal {
+        failures.push(format!("staged generation differs at {}", pos.to_sfen()));
+    }
+    if !pos.in_check() {
+        // Captures hold exactly the legal captures and the pawn promotions that capture nothing.
+        let mut captures = MoveList::new();
+        generate_captures(pos, &mut captures);
+        let expected: BTreeSet<u16> = reference::legal(&setup)
+            .into_iter()
+            .filter(|&m| {
+                let pawn_push = m
+                    .from()
+                    .and_then(|from| setup.piece_on(from))
+                    .is_some_and(|p| p.kind() == PieceKind::Pawn);
+                (!m.is_drop() && setup.piece_on(m.to()).is_some())
+                    || (pawn_push && m.is_promotion())
+            })
+            .map(Move::to_u16)
+            .collect();
+        let got: BTreeSet<u16> = captures
             .iter()
             .copied()
             .filter(|&m| pos.is_legal_pseudo(m))
+            .map(Move::to_u16)
             .collect();
-        if words(all.iter().copied()).len() != all.len() || words(kept.iter().copied()) != legal {
-            failures.push(format!("staged generation differs at {}", pos.to_sfen()));
+        if got != expected {
+            failures.push(format!(
+                "generate_captures at {}: extra {} missing {}",
+                pos.to_sfen(),
+                describe(&got.difference(&expected).copied().collect()),
+                describe(&expected.difference(&got).copied().collect())
+            ));
         }
-        if !pos.in_check() {
-            let mut quiets = MoveList::new();
-            generate_quiets(pos, &mut quiets);
-            let mut checks = MoveList::new();
-            generate_checks(pos, &mut checks);
-            let expected: BTreeSet<u16> = quiets
-                .iter()
-                .copied()
-                .filter(|&m| {
-                    legal.contains(&m.to_u16())
-                        && reference::in_check(
-                            &reference::play(&setup, m),
-                            setup.side_to_move.flip(),
-                        )
-                })
-                .map(Move::to_u16)
-                .collect();
-            let got: BTreeSet<u16> = checks
-                .iter()
-                .copied()
-                .filter(|&m| legal.contains(&m.to_u16()))
-                .map(Move::to_u16)
-                .collect();
-            if got != expected {
-                failures.push(format!(
-                    "generate_checks at {}: extra {} missing {}",
-                    pos.to_sfen(),
-                    describe(&got.difference(&expected).copied().collect()),
-                    describe(&expected.difference(&got).copied().collect())
-                ));
-            }
+        let mut quiets = MoveList::new();
+        generate_quiets(pos, &mut quiets);
+        let mut checks = MoveList::new();
+        generate_checks(pos, &mut checks);
+        let expected: BTreeSet<u16> = quiets
+            .iter()
+            .copied()
+            .filter(|&m| {
+                legal.contains(&m.to_u16())
+                    && reference::in_check(&reference::play(&setup, m), setup.side_to_move.flip())
+            })
+            .map(Move::to_u16)
+            .collect();
+        let got: BTreeSet<u16> = checks
+            .iter()
+            .copied()
+            .filter(|&m| legal.contains(&m.to_u16()))
+            .map(Move::to_u16)
+            .collect();
+        if got != expected {
+            failures.push(format!(
+                "generate_checks at {}: extra {} missing {}",
+                pos.to_sfen(),
+                describe(&got.difference(&expected).copied().collect()),
+                describe(&expected.difference(&got).copied().collect())
+            ));
         }
-    });
+    }
+}
+
+#[test]
+fn staged_generators_match_reference() {
+    let mut failures = Vec::new();
+    playouts(2, 60, |pos| check_staged(pos, &mut failures));
+    let mut rng = Rng(0x57a9_0001);
+    let mut tested = 0;
+    while tested < 500 {
+        let variant = Variant::ALL[rng.below(3)];
+        if let Ok(pos) = Position::from_setup(&random_setup(variant, &mut rng)) {
+            tested += 1;
+            check_staged(&pos, &mut failures);
+        }
+    }
     assert!(
         failures.is_empty(),
         "{}",
@@ -638,6 +678,57 @@ fn sfen_round_trips_through_position() {
     );
 }
 
+/// `is_legal`, `is_pseudo_legal` and `is_legal_pseudo` never panic and agree with the generator, on
+/// every legal move, on random move words (half of them well-formed board moves or drops), or on
+/// every word when `exhaustive`.
+fn check_is_legal(pos: &Position, rng: &mut Rng, exhaustive: bool, failures: &mut Vec<String>) {
+    let legal = words(core_legal(pos).iter().copied());
+    let sfen = pos.to_sfen();
+    // Moves that follow piece movement, promotion and drop rules, king safety aside.
+    let movement = words(reference::pseudo_legal(&setup_of(pos)));
+    let mut check = |word: u16| {
+        let Some(m) = Move::from_u16(word) else {
+            return;
+        };
+        let pseudo = pos.is_pseudo_legal(m);
+        let is_legal = pos.is_legal(m);
+        if is_legal != legal.contains(&word) {
+            failures.push(format!("{sfen}: is_legal({m}) = {is_legal}"));
+        }
+        if is_legal && !pseudo {
+            failures.push(format!("{sfen}: {m} legal but not pseudo-legal"));
+        }
+        if pseudo && !movement.contains(&word) {
+            failures.push(format!(
+                "{sfen}: is_pseudo_legal({m}) but no piece moves like that"
+            ));
+        }
+        if pseudo && pos.is_legal_pseudo(m) != is_legal {
+            failures.push(format!("{sfen}: is_legal_pseudo({m}) disagrees"));
+        }
+    };
+    if exhaustive {
+        for word in 0..=u16::MAX {
+            check(word);
+        }
+        return;
+    }
+    for &w in &legal {
+        check(w);
+    }
+    for _ in 0..200 {
+        check(rng.next() as u16);
+        let to = rng.below(81) as u16;
+        let src = rng.below(88) as u16;
+        let promote = if src < 81 && rng.below(2) == 0 {
+            1 << 15
+        } else {
+            0
+        };
+        check(to | src << 8 | promote);
+    }
+}
+
 #[test]
 fn is_legal_agrees_with_generator() {
     let mut failures = Vec::new();
@@ -645,39 +736,16 @@ fn is_legal_agrees_with_generator() {
     let mut count = 0usize;
     playouts(2, 60, |pos| {
         count += 1;
-        let legal = words(core_legal(pos).iter().copied());
-        let sfen = pos.to_sfen();
-        let check = |word: u16, failures: &mut Vec<String>| {
-            let Some(m) = Move::from_u16(word) else {
-                return;
-            };
-            // Never panics, and agrees with the generator.
-            let pseudo = pos.is_pseudo_legal(m);
-            let is_legal = pos.is_legal(m);
-            if is_legal != legal.contains(&word) {
-                failures.push(format!("{sfen}: is_legal({m}) = {is_legal}"));
-            }
-            if is_legal && !pseudo {
-                failures.push(format!("{sfen}: {m} legal but not pseudo-legal"));
-            }
-            if pseudo && pos.is_legal_pseudo(m) != is_legal {
-                failures.push(format!("{sfen}: is_legal_pseudo({m}) disagrees"));
-            }
-        };
-        if count.is_multiple_of(8) {
-            // Every well-formed word.
-            for word in 0..=u16::MAX {
-                check(word, &mut failures);
-            }
-        } else {
-            for &w in &legal {
-                check(w, &mut failures);
-            }
-            for _ in 0..400 {
-                check(rng.next() as u16, &mut failures);
-            }
-        }
+        check_is_legal(pos, &mut rng, count.is_multiple_of(8), &mut failures);
     });
+    let mut tested = 0;
+    while tested < 500 {
+        let variant = Variant::ALL[rng.below(3)];
+        if let Ok(pos) = Position::from_setup(&random_setup(variant, &mut rng)) {
+            tested += 1;
+            check_is_legal(&pos, &mut rng, tested % 50 == 0, &mut failures);
+        }
+    }
     assert!(
         failures.is_empty(),
         "{}",
@@ -950,5 +1018,602 @@ fn position_queries_match_reference() {
         failures.len(),
         visited + tested,
         failures[..failures.len().min(8)].join("\n")
+    );
+}
+
+// ------------------------------------------------------------------------------------------------
+// Repetition and sennichite against a reference over the game's history
+// ------------------------------------------------------------------------------------------------
+
+/// What the history reference keeps of each position of a game.
+struct Seen {
+    /// Board and side to move (the SFEN without hands and move number).
+    board: String,
+    hands: [tokin::core::Hand; 2],
+    side: Color,
+    /// The side to move is in check: the move into this position gave check.
+    in_check: bool,
+}
+
+fn seen(pos: &Position) -> Seen {
+    let s = setup_of(pos);
+    let sfen = s.to_sfen();
+    let mut fields = sfen.split(' ');
+    let board = format!(
+        "{} {}",
+        fields.next().unwrap_or_default(),
+        fields.next().unwrap_or_default()
+    );
+    Seen {
+        board,
+        hands: s.hands,
+        side: s.side_to_move,
+        in_check: reference::in_check(&s, s.side_to_move),
+    }
+}
+
+/// Over the last `d` plies before position `n`: did the side that moved into `n` give check with
+/// every one of its moves, and did the other side?
+fn checked_all(hist: &[Seen], n: usize, d: usize) -> (bool, bool) {
+    let them = (0..d / 2).all(|j| hist[n - 2 * j].in_check);
+    let us = (0..d / 2).all(|j| hist[n - 1 - 2 * j].in_check);
+    (them, us)
+}
+
+/// `floor`: the index of the first position after the last null move (search never looks back
+/// across one); 0 without null moves.
+fn reference_repetition(hist: &[Seen], floor: usize) -> Repetition {
+    let n = hist.len() - 1;
+    let now = &hist[n];
+    let us = now.side.index();
+    for d in (4..=n - floor).step_by(2) {
+        let then = &hist[n - d];
+        if then.board != now.board {
+            continue;
+        }
+        if then.hands == now.hands {
+            return match checked_all(hist, n, d) {
+                (true, _) => Repetition::Win,
+                (false, true) => Repetition::Loss,
+                (false, false) => Repetition::Draw,
+            };
+        }
+        if now.hands[us].is_superior_or_equal(then.hands[us]) {
+            return Repetition::Superior;
+        }
+        if then.hands[us].is_superior_or_equal(now.hands[us]) {
+            return Repetition::Inferior;
+        }
+    }
+    Repetition::None
+}
+
+fn reference_sennichite(hist: &[Seen]) -> Option<GameResult> {
+    let n = hist.len() - 1;
+    let now = &hist[n];
+    let mut occurrences = 1;
+    for d in (4..=n).step_by(2) {
+        let then = &hist[n - d];
+        if then.board == now.board && then.hands == now.hands {
+            occurrences += 1;
+            if occurrences == 4 {
+                return Some(match checked_all(hist, n, d) {
+                    (true, _) => GameResult::Win(now.side),
+                    (false, true) => GameResult::Win(now.side.flip()),
+                    (false, false) => GameResult::Draw,
+                });
+            }
+        }
+    }
+    None
+}
+
+/// A playout move that makes repetitions likely: mostly take back this side's previous move; the
+/// checking side mostly gives check (taking back with check when it can).
+fn choose_move(pos: &Position, played: &[Move], checker: Color, rng: &mut Rng) -> Option<Move> {
+    let moves = core_legal(pos);
+    if moves.is_empty() {
+        return None;
+    }
+    // Mostly take back this side's previous move (the way positions repeat), else a check
+    // for the checking side, else anything.
+    let back = played
+        .len()
+        .checked_sub(2)
+        .map(|i| played[i])
+        .and_then(|m| m.from().map(|from| Move::normal(m.to(), from, false)))
+        .filter(|m| moves.contains(*m));
+    let checks: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|&m| pos.gives_check(m))
+        .collect();
+    let m = if pos.side_to_move() == checker && !checks.is_empty() && rng.below(10) < 8 {
+        match back {
+            Some(m) if checks.contains(&m) => m,
+            _ => checks[rng.below(checks.len())],
+        }
+    } else {
+        match back {
+            Some(m) if rng.below(10) < 7 => m,
+            _ => moves.as_slice()[rng.below(moves.len())],
+        }
+    };
+    Some(m)
+}
+
+/// What search does between two game moves: a null move (when not in check) and a few moves,
+/// comparing `repetition` with the reference (which may not look back across the null move) at
+/// each step, then everything taken back; the position, key and answers must be as before.
+fn excursion(
+    pos: &mut Position,
+    hist: &mut Vec<Seen>,
+    played: &mut Vec<Move>,
+    checker: Color,
+    rng: &mut Rng,
+    failures: &mut Vec<String>,
+) {
+    let before = (pos.to_sfen(), pos.key(), pos.repetition(), pos.sennichite());
+    let null = !pos.in_check() && rng.below(2) == 0;
+    let mut floor = 0;
+    if null {
+        pos.do_null_move();
+        hist.push(seen(pos));
+        floor = hist.len() - 1;
+    }
+    let mut depth = 0;
+    for _ in 0..rng.below(7) {
+        let Some(m) = choose_move(pos, played, checker, rng) else {
+            break;
+        };
+        pos.do_move(m);
+        played.push(m);
+        hist.push(seen(pos));
+        depth += 1;
+        let (rep, expected) = (pos.repetition(), reference_repetition(hist, floor));
+        if rep != expected {
+            failures.push(format!(
+                "{} ({} plies into an excursion, null move {null}): repetition {rep:?}, \
+                 reference {expected:?}",
+                pos.to_sfen(),
+                depth
+            ));
+        }
+    }
+    for _ in 0..depth {
+        pos.undo_move();
+        played.pop();
+        hist.pop();
+    }
+    if null {
+        pos.undo_null_move();
+        hist.pop();
+    }
+    let after = (pos.to_sfen(), pos.key(), pos.repetition(), pos.sennichite());
+    if after != before {
+        failures.push(format!("excursion not undone: {before:?} became {after:?}"));
+    }
+}
+
+#[test]
+fn repetition_and_sennichite_match_reference() {
+    let mut rng = Rng(0x5e11_1c41);
+    let mut failures = Vec::new();
+    let (mut repeats, mut endings, mut perpetual) = (0, 0, 0);
+    for game in 0..400 {
+        let variant = Variant::ALL[game % 3];
+        let mut pos = if game % 2 == 0 {
+            Position::startpos(variant)
+        } else {
+            loop {
+                if let Ok(p) = Position::from_setup(&random_setup(variant, &mut rng)) {
+                    break p;
+                }
+            }
+        };
+        // One side prefers checking moves, so perpetual checks come up.
+        let checker = pos.side_to_move();
+        let mut hist = vec![seen(&pos)];
+        let mut played: Vec<Move> = Vec::new();
+        for _ in 0..80 {
+            let sfen = pos.to_sfen();
+            let (rep, senn) = (pos.repetition(), pos.sennichite());
+            let (ref_rep, ref_senn) = (reference_repetition(&hist, 0), reference_sennichite(&hist));
+            if rep != ref_rep || senn != ref_senn {
+                failures.push(format!(
+                    "{sfen} after {}: repetition {rep:?} (reference {ref_rep:?}), sennichite \
+                     {senn:?} (reference {ref_senn:?})",
+                    played
+                        .iter()
+                        .map(|m| m.to_usi())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ));
+                break;
+            }
+            repeats += usize::from(rep != Repetition::None);
+            if let Some(result) = senn {
+                endings += 1;
+                perpetual += usize::from(result != GameResult::Draw);
+                break;
+            }
+            if rng.below(4) == 0 {
+                excursion(
+                    &mut pos,
+                    &mut hist,
+                    &mut played,
+                    checker,
+                    &mut rng,
+                    &mut failures,
+                );
+            }
+            let Some(m) = choose_move(&pos, &played, checker, &mut rng) else {
+                break;
+            };
+            pos.do_move(m);
+            played.push(m);
+            hist.push(seen(&pos));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{}",
+        failures[..failures.len().min(5)].join("\n")
+    );
+    assert!(
+        repeats > 50 && endings > 5 && perpetual > 0,
+        "too few repetitions to mean much: {repeats} repeated positions, {endings} sennichite, \
+         {perpetual} by perpetual check"
+    );
+    eprintln!(
+        "{repeats} repeated positions, {endings} sennichite ({perpetual} by perpetual check)"
+    );
+}
+
+// ------------------------------------------------------------------------------------------------
+// Entering-king declaration against a reference count
+// ------------------------------------------------------------------------------------------------
+
+/// The declaration conditions counted by hand: side to move's king in its zone (the three far
+/// ranks), not in check, at least ten other own pieces in the zone, and enough points (rook and
+/// bishop, promoted or not, 5, the rest 1; zone pieces plus hand): 28 for Black and 27 for White
+/// under the 27-point rule, 31 under the 24-point rule.
+fn reference_can_declare(s: &Setup, rule: EnteringKingRule) -> bool {
+    let us = s.side_to_move;
+    let needed = match (rule, us) {
+        (EnteringKingRule::None, _) => return false,
+        (EnteringKingRule::Csa27, Color::Black) => 28,
+        (EnteringKingRule::Csa27, Color::White) => 27,
+        (EnteringKingRule::Csa24, _) => 31,
+    };
+    if !s.variant.has_declaration() || reference::in_check(s, us) {
+        return false;
+    }
+    let in_zone = |q: Square| match us {
+        Color::Black => q.rank() < 3,
+        Color::White => q.rank() + 3 >= s.variant.ranks(),
+    };
+    let Some(king) = reference::king_square(s, us) else {
+        return false;
+    };
+    if !in_zone(king) {
+        return false;
+    }
+    let big = |kind: PieceKind| matches!(kind.unpromoted(), PieceKind::Rook | PieceKind::Bishop);
+    let mut pieces = 0;
+    let mut points = 0;
+    for q in Square::all().filter(|&q| s.variant.contains(q) && in_zone(q) && q != king) {
+        if let Some(p) = s.piece_on(q).filter(|p| p.color() == us) {
+            pieces += 1;
+            points += if big(p.kind()) { 5 } else { 1 };
+        }
+    }
+    for kind in HandKind::ALL {
+        let n = s.hand(us).count(kind);
+        points += n * if big(kind.piece_kind()) { 5 } else { 1 };
+    }
+    pieces >= 10 && points >= needed
+}
+
+#[test]
+fn declaration_matches_reference() {
+    let mut rng = Rng(0xdec1_a4e0);
+    let mut outcomes = [[0usize; 2]; 3];
+    let mut failures = Vec::new();
+    let mut tested = 0;
+    while tested < 3000 {
+        let us = if rng.below(2) == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let mut s = Setup::empty(Variant::Shogi);
+        s.side_to_move = us;
+        let zone: Vec<Square> = Square::all()
+            .filter(|q| match us {
+                Color::Black => q.rank() < 3,
+                Color::White => q.rank() > 5,
+            })
+            .collect();
+        let king = if rng.below(8) == 0 {
+            Square::new(rng.below(9) as u8, 3 + rng.below(3) as u8)
+        } else {
+            zone[rng.below(zone.len())]
+        };
+        s.board[king.index()] = Some(Piece::new(us, PieceKind::King));
+        let their_king = Square::new(rng.below(9) as u8, 3 + rng.below(3) as u8);
+        if their_king != king {
+            s.board[their_king.index()] = Some(Piece::new(us.flip(), PieceKind::King));
+        }
+        for kind in HandKind::ALL {
+            for _ in 0..kind.total_count() {
+                let roll = rng.below(20);
+                if roll < 11 {
+                    let q = zone[rng.below(zone.len())];
+                    let base = kind.piece_kind();
+                    let kind_on_board = match base.promoted() {
+                        Some(p) if rng.below(2) == 0 => p,
+                        _ => base,
+                    };
+                    let own_pawn = Some(Piece::new(us, PieceKind::Pawn));
+                    let nifu = kind_on_board == PieceKind::Pawn
+                        && Square::all()
+                            .any(|o| o.file() == q.file() && s.board[o.index()] == own_pawn);
+                    let dead = Variant::Shogi.dead_squares(us, kind_on_board).contains(q);
+                    if s.board[q.index()].is_none() && !nifu && !dead {
+                        s.board[q.index()] = Some(Piece::new(us, kind_on_board));
+                    } else {
+                        s.hands[us.index()].add(kind);
+                    }
+                } else if roll < 15 {
+                    s.hands[us.index()].add(kind);
+                } else if roll < 16 {
+                    // Now and then an enemy piece next to the king, which may give check.
+                    let q = Square::try_new(
+                        king.file() as i32 + rng.below(3) as i32 - 1,
+                        king.rank() as i32 + rng.below(3) as i32 - 1,
+                    );
+                    match q {
+                        Some(q)
+                            if s.board[q.index()].is_none()
+                                && !Variant::Shogi
+                                    .dead_squares(us.flip(), kind.piece_kind())
+                                    .contains(q)
+                                && kind != HandKind::Pawn =>
+                        {
+                            s.board[q.index()] = Some(Piece::new(us.flip(), kind.piece_kind()));
+                        }
+                        _ => s.hands[us.flip().index()].add(kind),
+                    }
+                } else {
+                    s.hands[us.flip().index()].add(kind);
+                }
+            }
+        }
+        let Ok(pos) = Position::from_setup(&s) else {
+            continue;
+        };
+        tested += 1;
+        for (i, rule) in [
+            EnteringKingRule::None,
+            EnteringKingRule::Csa24,
+            EnteringKingRule::Csa27,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let expected = reference_can_declare(&s, rule);
+            outcomes[i][usize::from(expected)] += 1;
+            if pos.can_declare(rule) != expected {
+                failures.push(format!(
+                    "{}: can_declare({rule:?}) should be {expected}",
+                    s.to_sfen()
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{}",
+        failures[..failures.len().min(5)].join("\n")
+    );
+    // Both answers must come up under both point rules for the comparison to mean anything.
+    assert!(
+        outcomes[1][0] > 100
+            && outcomes[1][1] > 100
+            && outcomes[2][0] > 100
+            && outcomes[2][1] > 100,
+        "{outcomes:?}"
+    );
+}
+
+// ------------------------------------------------------------------------------------------------
+// Pawn-drop mate hunting: setups built around the square in front of the enemy king
+// ------------------------------------------------------------------------------------------------
+
+/// Draws a random piece kind still available in `left` (counts per hand kind of the full set).
+fn draw_kind(left: &mut [usize; 7], rng: &mut Rng) -> Option<HandKind> {
+    let total: usize = left.iter().sum();
+    if total == 0 {
+        return None;
+    }
+    let mut pick = rng.below(total);
+    for kind in HandKind::ALL {
+        if pick < left[kind.index()] {
+            left[kind.index()] -= 1;
+            return Some(kind);
+        }
+        pick -= left[kind.index()];
+    }
+    None
+}
+
+/// A shogi setup where the side to move holds a pawn and the enemy king is hemmed in by its own
+/// pieces and watched by the mover's, so that pawn drops in front of it often check and sometimes
+/// mate (legal or not depends on every escape and capture: uchifuzume).
+fn drop_mate_setup(rng: &mut Rng) -> Setup {
+    let mut s = Setup::empty(Variant::Shogi);
+    let us = if rng.below(2) == 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let them = us.flip();
+    s.side_to_move = us;
+    let mut left = [0usize; 7];
+    for kind in HandKind::ALL {
+        left[kind.index()] = kind.total_count() as usize;
+    }
+    left[HandKind::Pawn.index()] -= 1;
+    s.hands[us.index()].add(HandKind::Pawn);
+    // The enemy king with room for a pawn in front of it (toward us).
+    let forward: i32 = if them == Color::Black { -1 } else { 1 };
+    let ksq = loop {
+        let q = Square::new(rng.below(9) as u8, rng.below(9) as u8);
+        if Square::try_new(q.file() as i32, q.rank() as i32 + forward).is_some() {
+            break q;
+        }
+    };
+    s.board[ksq.index()] = Some(Piece::new(them, PieceKind::King));
+    let near = |rng: &mut Rng, radius: i32| {
+        Square::try_new(
+            ksq.file() as i32 + rng.below(2 * radius as usize + 1) as i32 - radius,
+            ksq.rank() as i32 + rng.below(2 * radius as usize + 1) as i32 - radius,
+        )
+    };
+    let place = |s: &mut Setup, q: Square, color: Color, kind: HandKind, promote: bool| {
+        let base = kind.piece_kind();
+        let k = match base.promoted() {
+            Some(p) if promote => p,
+            _ => base,
+        };
+        let own_pawn = Some(Piece::new(color, PieceKind::Pawn));
+        let nifu = k == PieceKind::Pawn
+            && Square::all().any(|o| o.file() == q.file() && s.board[o.index()] == own_pawn);
+        if s.board[q.index()].is_none()
+            && !nifu
+            && !Variant::Shogi.dead_squares(color, k).contains(q)
+        {
+            s.board[q.index()] = Some(Piece::new(color, k));
+        } else {
+            s.hands[color.index()].add(kind);
+        }
+    };
+    // The pawn's square, then the king's other neighbours: mostly its own pieces; the empty ones,
+    // and the pawn's square, mostly watched by one of ours.
+    let pawn_square = Square::new(ksq.file(), (ksq.rank() as i32 + forward) as u8);
+    let mut watch: Vec<Square> = vec![pawn_square];
+    for df in -1..=1 {
+        for dr in -1..=1 {
+            let Some(q) = Square::try_new(ksq.file() as i32 + df, ksq.rank() as i32 + dr) else {
+                continue;
+            };
+            if q == ksq || q == pawn_square {
+                continue;
+            }
+            if rng.below(10) < 6 {
+                if let Some(kind) = draw_kind(&mut left, rng) {
+                    place(&mut s, q, them, kind, rng.below(3) == 0);
+                }
+            } else {
+                watch.push(q);
+            }
+        }
+    }
+    for target in watch {
+        if rng.below(10) >= 8 {
+            continue;
+        }
+        let Some(kind) = draw_kind(&mut left, rng) else {
+            break;
+        };
+        let promote = rng.below(3) == 0;
+        // Try squares near the king until the piece placed there attacks the target.
+        let mut placed = false;
+        for _ in 0..40 {
+            let Some(q) = near(rng, 3) else {
+                continue;
+            };
+            if s.board[q.index()].is_some() {
+                continue;
+            }
+            let mut trial = s.clone();
+            place(&mut trial, q, us, kind, promote);
+            if trial.board[q.index()].is_some() && reference::attacks(&trial, q, target) {
+                s = trial;
+                placed = true;
+                break;
+            }
+        }
+        if !placed {
+            s.hands[us.index()].add(kind);
+        }
+    }
+    // Sometimes a defender of theirs nearby that may be able to take the pawn.
+    for _ in 0..rng.below(2) {
+        if let (Some(q), Some(kind)) = (near(rng, 2), draw_kind(&mut left, rng)) {
+            place(&mut s, q, them, kind, rng.below(3) == 0);
+        }
+    }
+    // Our king somewhere free (sometimes none: a mate problem).
+    if rng.below(6) != 0 {
+        loop {
+            let q = Square::new(rng.below(9) as u8, rng.below(9) as u8);
+            if s.board[q.index()].is_none() {
+                s.board[q.index()] = Some(Piece::new(us, PieceKind::King));
+                break;
+            }
+        }
+    }
+    // The rest of the set goes to random hands or leaves the game.
+    while let Some(kind) = draw_kind(&mut left, rng) {
+        match rng.below(4) {
+            0 => s.hands[us.index()].add(kind),
+            1 => s.hands[them.index()].add(kind),
+            _ => {}
+        }
+    }
+    s
+}
+
+#[test]
+fn uchifuzume_matches_reference_on_drop_mate_setups() {
+    let mut rng = Rng(0x0c41_f02e);
+    let mut failures = Vec::new();
+    let (mut tested, mut drop_mates, mut drop_checks) = (0, 0, 0);
+    while tested < 1500 {
+        let s = drop_mate_setup(&mut rng);
+        let Ok(pos) = Position::from_setup(&s) else {
+            continue;
+        };
+        tested += 1;
+        let us = s.side_to_move;
+        for m in reference::pseudo_legal(&s) {
+            if m.drop_kind() != Some(HandKind::Pawn) {
+                continue;
+            }
+            let after = reference::play(&s, m);
+            if reference::in_check(&after, us) || !reference::in_check(&after, us.flip()) {
+                continue;
+            }
+            drop_checks += 1;
+            drop_mates += usize::from(!reference::has_legal_move(&after));
+        }
+        if let Err(e) = compare_legal(&pos) {
+            failures.push(e);
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {tested} setups differ; first ones:\n{}",
+        failures.len(),
+        failures[..failures.len().min(5)].join("\n")
+    );
+    assert!(
+        drop_mates >= 20,
+        "only {drop_mates} pawn-drop mates among {drop_checks} pawn-drop checks"
+    );
+    eprintln!(
+        "{drop_mates} pawn-drop mates among {drop_checks} pawn-drop checks in {tested} setups"
     );
 }

@@ -347,7 +347,7 @@ fn pin_along_both_diagonals() {
     // The other diagonal, by a horse on 9e: silver on 6h may go to 7g only.
     let q = pos("k8/9/9/9/+b8/9/9/3S5/4K4 b - 1");
     assert_eq!(moves_from(&q, "6h"), set(&["6h7g"]));
-    // White's piece pinned by Black's bishop: the White gold on 4b (king 5a, bishop 1e) stays.
+    // White's gold on 4b is pinned by the bishop on 1e (king on 5a): only 3c, on the line.
     let w = pos("4k4/5g3/9/9/8B/9/9/9/K8 w - 1");
     assert_eq!(moves_from(&w, "4b"), set(&["4b3c"]));
 }
@@ -469,6 +469,25 @@ fn sennichite_by_perpetual_check_loses_for_the_checker() {
         Some(GameResult::Win(Color::Black)),
         "White gave every check and loses"
     );
+}
+
+#[test]
+fn perpetual_check_is_detected_from_the_checkers_side_of_the_cycle_too() {
+    // The same chase, counted at a position where White (the checker) is to move: the fourth
+    // occurrence of the start position still ends the game as White's loss.
+    let mut p = pos("4k4/9/9/9/9/9/9/K8/8r w - 1");
+    let cycle = ["1i1h", "9h9i", "1h1i", "9i9h"];
+    for _ in 0..2 {
+        play(&mut p, &cycle);
+        assert_eq!(p.sennichite(), None);
+    }
+    assert_eq!(
+        p.repetition(),
+        Repetition::Loss,
+        "White to move gave every check"
+    );
+    play(&mut p, &cycle);
+    assert_eq!(p.sennichite(), Some(GameResult::Win(Color::Black)));
 }
 
 #[test]

@@ -10,6 +10,12 @@ const STARTPOS: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSN
 const MATE_IN_1: &str = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
 /// Black to move has no legal move (gold on 5h protected by the pawn on 5g).
 const MATED: &str = "4k4/9/9/9/9/9/4p4/4g4/4K4 b - 1";
+/// Mate in 3 plies and no win in 1 (checked by brute force over all moves when chosen).
+const MATE_IN_3: &str = "n6k1/5s3/8R/9/9/9/9/9/K8 b G 1";
+/// Black's bishop on 5e is attacked by the pawn on 5d and cannot be defended profitably.
+const HANGING_BISHOP: &str = "3gk4/4g4/2p3p2/4p4/4B4/2P3P2/9/4G4/4K4 b - 1";
+/// White's rook on 2e stands en prise to Black's silver on 3f: take it.
+const FREE_ROOK: &str = "4k4/9/ppppppppp/9/7r1/6S2/PPPPPPPPP/9/4K4 b - 1";
 /// Black may declare: king in the zone, ten pieces there, 30 points with the hand.
 const DECLARE: &str = "9/4K3G/PPPPPPPPP/9/9/9/9/9/4k4 b 2R2B 1";
 
@@ -79,6 +85,38 @@ fn finds_mate_in_one() {
     assert_eq!(info.score, Score::Mate(1));
     assert_eq!(info.pv[0].to_string(), "G*5b");
     assert_eq!(rec.best_moves().len(), 1);
+}
+
+#[test]
+fn finds_mate_in_three() {
+    let rec = search(MATE_IN_3, depth(6), SearchConfig::default());
+    let info = rec.final_info();
+    assert_eq!(info.score, Score::Mate(3), "{info:?}");
+}
+
+#[test]
+fn does_not_hang_a_piece() {
+    let rec = search(HANGING_BISHOP, depth(6), SearchConfig::default());
+    let info = rec.final_info();
+    let best = info.pv[0];
+    assert_eq!(
+        best.from().map(|s| s.to_string()),
+        Some("5e".to_string()),
+        "pv {:?}",
+        info.pv
+    );
+    let mut p = pos(HANGING_BISHOP);
+    p.do_move(best);
+    assert!(
+        !p.is_attacked(tokin::core::Color::White, best.to()),
+        "bishop hangs after {best}"
+    );
+}
+
+#[test]
+fn takes_a_free_rook() {
+    let rec = search(FREE_ROOK, depth(5), SearchConfig::default());
+    assert_eq!(rec.final_info().pv[0].to_string(), "3f2e");
 }
 
 #[test]
@@ -211,4 +249,175 @@ fn ponder_move_is_legal_after_best() {
         }
         ref other => panic!("expected a move with a ponder move, got {other:?}"),
     }
+}
+
+#[test]
+fn heian_bare_king_capture_wins() {
+    // Heian 9x8: Black's gold takes White's last piece besides the king.
+    let sfen = "4k4/9/4p4/4G4/9/9/9/4K4 b - 1";
+    let p = Position::from_sfen(sfen, Variant::Heian).expect("legal Heian setup");
+    let mut pool = Pool::new();
+    pool.resize_hash(4);
+    let (rec, sink) = Recorder::new();
+    pool.start(p, depth(4), SearchConfig::default(), sink);
+    pool.wait();
+    let info = rec.final_info();
+    assert_eq!(info.pv[0].to_string(), "5d5c");
+    assert_eq!(info.score, Score::Mate(1));
+}
+
+#[test]
+fn heian_startpos_plays_a_legal_move() {
+    let p = Position::startpos(Variant::Heian8);
+    let mut pool = Pool::new();
+    pool.resize_hash(4);
+    let (rec, sink) = Recorder::new();
+    pool.start(p.clone(), depth(5), SearchConfig::default(), sink);
+    pool.wait();
+    match rec.best_moves()[..] {
+        [BestMove::Move { best, .. }] => assert!(p.is_legal(best)),
+        ref other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn multipv_reports_distinct_lines() {
+    let config = SearchConfig {
+        multipv: 3,
+        ..SearchConfig::default()
+    };
+    let rec = search(STARTPOS, depth(5), config);
+    let infos: Vec<_> = rec
+        .events()
+        .into_iter()
+        .filter_map(|e| match e {
+            SearchEvent::Info(i) if i.depth == 5 && i.multipv > 0 => Some(i),
+            _ => None,
+        })
+        .collect();
+    let mut firsts: Vec<_> = infos
+        .iter()
+        .filter(|i| i.multipv <= 3)
+        .map(|i| (i.multipv, i.pv[0]))
+        .collect();
+    firsts.sort_by_key(|(k, _)| *k);
+    firsts.dedup_by_key(|(k, _)| *k);
+    assert_eq!(firsts.len(), 3, "{infos:?}");
+    assert!(firsts[0].1 != firsts[1].1 && firsts[1].1 != firsts[2].1 && firsts[0].1 != firsts[2].1);
+}
+
+#[test]
+fn node_limit_is_respected() {
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let rec = search(STARTPOS, limits, SearchConfig::default());
+    let info = rec.final_info();
+    // Checked every 1024 nodes.
+    assert!(info.nodes <= 20_000 + 1024, "{}", info.nodes);
+    assert_eq!(rec.best_moves().len(), 1);
+}
+
+#[test]
+fn movetime_is_respected() {
+    let start = std::time::Instant::now();
+    let rec = search(
+        STARTPOS,
+        Limits {
+            movetime: Some(300),
+            ..Limits::default()
+        },
+        SearchConfig::default(),
+    );
+    let elapsed = start.elapsed().as_millis();
+    assert_eq!(rec.best_moves().len(), 1);
+    // movetime minus NetworkDelay, plus thread start and a loaded test machine's slack.
+    assert!(elapsed < 600, "took {elapsed} ms");
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let p = pos(STARTPOS);
+    let only = p.parse_usi_move("9g9f").unwrap();
+    let limits = Limits {
+        depth: Some(4),
+        searchmoves: vec![only],
+        ..Limits::default()
+    };
+    let rec = search(STARTPOS, limits, SearchConfig::default());
+    assert_eq!(
+        rec.best_moves(),
+        vec![BestMove::Move {
+            best: only,
+            ponder: None
+        }]
+    );
+}
+
+/// `cargo test --release --test search -- --ignored --nocapture bench_report` prints the bench.
+#[test]
+#[ignore]
+fn bench_report() {
+    let depth = std::env::var("BENCH_DEPTH")
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(9);
+    let r = tokin::search::bench(depth);
+    println!(
+        "bench depth {depth}: nodes {} time {} ms nps {}",
+        r.nodes, r.time_ms, r.nps
+    );
+}
+
+/// `cargo test --release --test search -- --ignored --nocapture smp_report`: time to depth and nps
+/// with 1 and 2 threads over the first bench positions.
+#[test]
+#[ignore]
+fn smp_report() {
+    let depth = std::env::var("SMP_DEPTH")
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(10);
+    for threads in [1, 2] {
+        let mut pool = Pool::new();
+        pool.resize_hash(64);
+        let (mut time_ms, mut nodes) = (0u64, 0u64);
+        for sfen in &tokin::search::bench::POSITIONS[..8] {
+            pool.clear_hash();
+            let (rec, sink) = Recorder::new();
+            let config = SearchConfig {
+                threads,
+                ..SearchConfig::default()
+            };
+            pool.start(pos(sfen), depth_limits(depth), config, sink);
+            pool.wait();
+            let info = rec.final_info();
+            time_ms += info.time_ms;
+            nodes += info.nodes;
+        }
+        println!(
+            "threads {threads}: depth {depth} in {time_ms} ms, {nodes} nodes, {} nps",
+            nodes * 1000 / time_ms.max(1)
+        );
+        // What a `go` costs beyond the search itself (thread start, root setup, answer).
+        let start = std::time::Instant::now();
+        for _ in 0..20 {
+            let (_rec, sink) = Recorder::new();
+            let config = SearchConfig {
+                threads,
+                ..SearchConfig::default()
+            };
+            pool.start(pos(STARTPOS), depth_limits(1), config, sink);
+            pool.wait();
+        }
+        println!(
+            "threads {threads}: go depth 1 round trip {} us",
+            start.elapsed().as_micros() / 20
+        );
+    }
+}
+
+fn depth_limits(d: u32) -> Limits {
+    depth(d)
 }

@@ -4,6 +4,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod movegen;
+pub mod outcome;
 pub mod position;
 pub mod sfen;
 pub mod types;
@@ -12,6 +13,7 @@ mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use movegen::{MoveList, MAX_MOVES};
+pub use outcome::{outcome, DrawReason, Outcome, WinReason};
 pub use position::{EnteringKingRule, GameResult, MoveError, Position, PositionError, Repetition};
 pub use types::{Color, Hand, HandKind, Move, Piece, PieceKind, Square};
 pub use variant::Variant;

@@ -4,10 +4,10 @@
 //!
 //! Layout: the board is kept twice, as a mailbox (`[Option<Piece>; 81]`, for "what stands here") and
 //! as bitboards by colour and by kind (for attacks and generation). Everything that `undo_move` must
-//! restore and that is cheaper to copy than to recompute (keys, hands, checkers, pin blockers, check
-//! squares) lives in a [`State`]; `do_move` pushes the previous `State` onto `history`, a `Vec`
-//! reserved ahead so that search never allocates. The same `history` is what repetition looks back
-//! through.
+//! restore and that is cheaper to copy than to recompute (keys, hands, checkers, pin blockers, the
+//! sliders' check squares, the perpetual-check counters) lives in a small `State`; `do_move` pushes
+//! the previous `State` onto `history`, a `Vec` reserved ahead so that search never allocates, and
+//! its board key onto `history_keys`, the packed array repetition detection scans.
 
 use super::attacks::{
     between, bishop_attacks, lance_attacks, line, piece_attacks, rook_attacks, step_attacks,

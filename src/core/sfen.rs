@@ -532,7 +532,8 @@ fn parse_hands(text: &str) -> Result<[[u32; 7]; 2], SfenError> {
             if digits == "1" {
                 return Err(SfenError::HandCountOne { text: owned() });
             }
-            count = digits.parse::<u32>().unwrap_or(0);
+            // One or two ASCII digits, the first not 0: the value is 2..=99.
+            count = digits.bytes().fold(0, |n, d| 10 * n + u32::from(d - b'0'));
             ch = match chars.next() {
                 Some((_, letter)) => letter,
                 None => return Err(SfenError::HandCountWithoutPiece { text: owned() }),

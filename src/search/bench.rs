@@ -18,7 +18,32 @@ pub struct BenchReport {
 
 /// Varied positions: openings, middlegames with pieces in hand, drop-heavy endgames, an
 /// entering-king race. Each is checked legal by a unit test.
-pub const POSITIONS: &[&str] = &["lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"];
+pub const POSITIONS: &[&str] = &[
+    // Openings and early middlegames (reached by real opening lines).
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    "lnsg1g1nl/1k3rs2/ppppp1bpp/5pp2/7P1/2P1P4/PP1P1PP1P/1BK1GS1R1/LNSG3NL b - 17",
+    "ln4snl/1r1sgkgb1/p1pppp1pp/6p2/1p7/2PPP4/PP1G1PPPP/1BGS1S1R1/LN2K2NL w - 16",
+    "lnsgk1snl/1r4g2/p1ppppb1p/9/9/2P3R2/P2PPPP1P/1BG6/LNS1KGSNL b 3P2p 19",
+    "ln1g3nl/1r3kg2/pppsppspp/3p2p2/9/2P2P1P1/PP1PPSP1P/1SG4R1/LN2KG1NL b Bb 17",
+    "ln1gk2nl/1r1s2g2/p1p1ppspp/3p2p2/1p5P1/2P3P2/PPSPPPS1P/7R1/LN1GKG1NL b Bb 19",
+    "ln3gsnl/1r1sg1kb1/p1pppp1pp/6p2/1p7/2PP5/PPBSPPPPP/6KR1/LN1G1GSNL b - 15",
+    "ln4snl/1r1sggkb1/2pppp1pp/p5p2/1p7/2P1P4/PPBP1PPPP/3SR1SK1/LN1G1G1NL b - 19",
+    "lnsg1gsnl/4r1kb1/pppp1p1pp/4p1p2/7P1/2P6/PP1PPPP1P/1BK2S1R1/LNSG1G1NL w - 12",
+    // Middlegames with pieces in hand.
+    "ln1g3nl/1r1s1kg2/p2ppsbpp/2p2pp2/1p7/2P1P1P2/PPBP1P1PP/2G1SS1R1/LN2KG1NL b - 1",
+    "l6nl/3g1kg2/2n1ppsp1/p1pps3p/1p5P1/P1PPSPP1P/1PS1P4/2GK1G3/LN5RL w BPrbn 1",
+    "lr5nl/3g1kg2/2n1pps2/p1pps2pp/1p7/P1PP1PP1P/1PSSP4/1KG1G4/LN5RL b BNb2p 1",
+    "ln5nl/2s3gk1/p2p1sspp/2pgpp3/1p7/2P1P1PP1/PPSP1P2P/1KG1G2R1/LN5NL b BPrb 1",
+    "3+R4l/4g1+Bk1/5ppp1/4p3p/9/2P6/PP1PPPP1P/1+b2K4/LNSG1GSNL w RGS2NLs5p 1",
+    "1n5nl/2+R2gk2/p2pppsp1/2s5p/1p7/2P1S4/PP1PPPP1P/1SG1K4/LN3G1NL w BPrbgl2p 1",
+    "l2R4l/4g1k2/2n1pp1pp/p1pp2p2/1p5P1/P1PPP1P1P/1PSG1P3/1KG6/LN5RL b BG2S2Nbs 1",
+    // Endgames: attacks with many drops, a bare-board drop battle, an entering-king race.
+    "6snl/5gk2/5pppp/9/9/9/9/9/K8 b RBG2S2N2L9Pr 1",
+    "8l/4g1k2/4pp1p1/6p1p/9/4P4/9/9/4K4 b RGSrb2g2s4n3l11p 1",
+    "7nl/5s1k1/6ppp/9/7N1/9/9/9/K8 b R2Grbs 1",
+    "4k4/9/9/9/9/9/9/9/4K4 b RB2G2S2N2L9Prb2g2s2n2l9p 1",
+    "K1+P+P+P+P3/1+P+P6/+P+P+P6/9/9/9/6ppp/6gk1/9 b RB2S2N2Lrb3g2s2n2l6p 1",
+];
 
 /// Searches every bench position to `depth` and sums the nodes.
 pub fn bench(depth: u32) -> BenchReport {
@@ -57,5 +82,19 @@ pub fn bench(depth: u32) -> BenchReport {
         nodes,
         time_ms,
         nps: nodes * 1000 / time_ms.max(1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_legal() {
+        assert!(POSITIONS.len() >= 20);
+        for sfen in POSITIONS {
+            let pos = Position::from_sfen(sfen, Variant::Shogi);
+            assert!(pos.is_ok(), "{sfen}: {:?}", pos.err());
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! partly through these).
 
 use super::params;
-use crate::core::{Color, Move, Piece, Position, Square};
+use crate::core::{Color, Move, Piece, PieceKind, Position, Square};
 
 /// Move sources: 81 squares, then one per hand kind (drops).
 const SOURCES: usize = 81 + 7;
@@ -54,6 +54,9 @@ pub struct History {
     continuation: Box<[i16]>,
     /// `[previous piece_to]`: the quiet move that last refuted it.
     counter: Box<[Option<Move>]>,
+    /// `[piece_to][captured kind]`: how often this capture refuted a position (orders captures of
+    /// equal MVV-LVA).
+    capture: Box<[[i16; PieceKind::NUM]]>,
 }
 
 impl Default for History {
@@ -68,6 +71,7 @@ impl History {
             butterfly: Box::new([[[0; Square::NUM]; SOURCES]; 2]),
             continuation: vec![0; PIECE_TO * PIECE_TO].into_boxed_slice(),
             counter: vec![None; PIECE_TO].into_boxed_slice(),
+            capture: vec![[0; PieceKind::NUM]; PIECE_TO].into_boxed_slice(),
         }
     }
 
@@ -75,6 +79,17 @@ impl History {
         *self.butterfly = [[[0; Square::NUM]; SOURCES]; 2];
         self.continuation.fill(0);
         self.counter.fill(None);
+        self.capture.fill([0; PieceKind::NUM]);
+    }
+
+    #[inline]
+    pub fn capture(&self, cur: usize, captured: PieceKind) -> i32 {
+        self.capture[cur][captured.index()] as i32
+    }
+
+    #[inline]
+    pub fn update_capture(&mut self, cur: usize, captured: PieceKind, bonus: i32) {
+        gravity(&mut self.capture[cur][captured.index()], bonus);
     }
 
     #[inline]

@@ -19,6 +19,7 @@ use super::time::{TimeConfig, TimeLimits};
 use super::tt::TranspositionTable;
 use super::worker::{MainDuties, Shared, ThreadResult, Worker};
 use crate::core::movegen::legal_moves;
+use crate::core::outcome::bare_king_loser;
 use crate::core::{EnteringKingRule, Move, Position};
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -147,6 +148,10 @@ impl Pool {
             self.hash_mb = mb.max(1);
             self.tt = Some(Arc::new(TranspositionTable::new(self.hash_mb)));
         }
+        // The main worker's history tables (~10 MB) are allocated here too, not at the first `go`.
+        if self.workers.is_empty() {
+            self.workers.push(Worker::new(0));
+        }
     }
 
     /// Empties the table and forgets the move-ordering history (ClearHash, `usinewgame`).
@@ -208,6 +213,8 @@ impl Pool {
                 .collect(),
             clock: Mutex::new((time, 0)),
             pondering: AtomicBool::new(limits.ponder),
+            sink: Arc::clone(&sink),
+            last_report: AtomicU64::new(0),
         });
         let control = Arc::new(Control {
             shared,
@@ -401,7 +408,9 @@ fn search_and_choose(
         }
     }
 
-    if root.is_empty() {
+    // Heian: a side left with nothing but its king lost to the capture that led here. GUIs that do
+    // not know the bare-king rule keep asking for moves, so answer as with no legal move.
+    if root.is_empty() || bare_king_loser(pos) == Some(pos.side_to_move()) {
         control.wait_until_released();
         return (
             BestMove::Resign,
@@ -585,6 +594,46 @@ mod tests {
             score,
             bound: Some(Bound::Exact),
             pv: vec![mv],
+        }
+    }
+
+    /// Every search thread panics; the pool still answers exactly once with a legal move.
+    #[test]
+    fn panic_in_search_still_answers_legally() {
+        use crate::core::{Position, Variant};
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let sink_events = Arc::clone(&events);
+        let sink: EventSink = Arc::new(move |e| sink_events.lock().unwrap().push(e));
+        super::super::worker::tests::INJECT_PANIC.store(true, Ordering::Relaxed);
+        let mut pool = Pool::new();
+        pool.resize_hash(1);
+        let pos = Position::startpos(Variant::Shogi);
+        let config = SearchConfig {
+            threads: 2,
+            ..SearchConfig::default()
+        };
+        pool.start(
+            pos.clone(),
+            Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+            config,
+            sink,
+        );
+        pool.wait();
+        super::super::worker::tests::INJECT_PANIC.store(false, Ordering::Relaxed);
+        let events = events.lock().unwrap();
+        let best: Vec<_> = events
+            .iter()
+            .filter_map(|e| match e {
+                SearchEvent::BestMove(b) => Some(*b),
+                _ => None,
+            })
+            .collect();
+        match best[..] {
+            [BestMove::Move { best, .. }] => assert!(pos.is_legal(best)),
+            ref other => panic!("expected one legal move, got {other:?}"),
         }
     }
 

@@ -20,7 +20,8 @@ use super::tt::{TranspositionTable, TtBound};
 use super::values::evaluate;
 use crate::core::attacks::step_attacks;
 use crate::core::movegen::generate_evasions;
-use crate::core::{Move, MoveList, PieceKind, Position, Repetition};
+use crate::core::outcome::bare_king_loser;
+use crate::core::{HandKind, Move, MoveList, PieceKind, Position, Repetition, Variant};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
@@ -28,6 +29,7 @@ use std::time::Instant;
 /// How often (in nodes of one thread) the clock, the node limit and the stop flag's sources are
 /// checked: about every millisecond at a few Mnps, so a hard limit is overrun by well under 1 ms.
 const POLL_MASK: u64 = 1023;
+const PROGRESS_INTERVAL_MS: u64 = 1000;
 
 /// What one thread found in its last completed iteration (read by the best-thread vote).
 #[derive(Clone, Debug, Default)]
@@ -57,6 +59,10 @@ pub(crate) struct Shared {
     /// `ponderhit`.
     pub clock: Mutex<(TimeLimits, u64)>,
     pub pondering: AtomicBool,
+    /// Where thread 0 sends periodic `Progress` events.
+    pub sink: super::pool::EventSink,
+    /// When the last `Progress` (or `Info`) went out, ms since `epoch`.
+    pub last_report: AtomicU64,
 }
 
 impl Shared {
@@ -145,6 +151,14 @@ fn reduction(depth: i32, move_count: usize) -> i32 {
 const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
 const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
 
+/// Heian's bare-king rule for the side to move: it has nothing left but its king (or no king), so
+/// the capture that led here won the game; scored like being mated at this ply. Always false in
+/// variants without the rule (`core::outcome` is the one definition of the rule).
+#[inline]
+fn is_bare_king_loss(pos: &Position) -> bool {
+    bare_king_loser(pos) == Some(pos.side_to_move())
+}
+
 /// The main thread's extra duties: reporting and time decisions.
 pub(crate) struct MainDuties<'a> {
     pub sink: &'a (dyn Fn(SearchEvent) + Send + Sync),
@@ -156,7 +170,7 @@ pub(crate) struct MainDuties<'a> {
 
 pub(crate) struct Worker {
     pub id: usize,
-    pos: Option<Position>,
+    pos: Position,
     shared: Option<Arc<Shared>>,
     history: History,
     stack: Vec<Frame>,
@@ -183,7 +197,7 @@ impl Worker {
     pub fn new(id: usize) -> Worker {
         Worker {
             id,
-            pos: None,
+            pos: Position::startpos(Variant::Shogi),
             shared: None,
             history: History::new(),
             stack: vec![Frame::EMPTY; MAX_PLY + 4],
@@ -213,7 +227,7 @@ impl Worker {
         shared: Arc<Shared>,
         multipv: usize,
     ) {
-        self.pos = Some(pos);
+        self.pos = pos;
         self.shared = Some(shared);
         self.root_moves = root_moves.iter().map(|&m| RootMove::new(m)).collect();
         self.multipv = multipv.clamp(1, root_moves.len().max(1));
@@ -228,17 +242,11 @@ impl Worker {
     /// Drops the references to this search's shared state (the TT can then be resized).
     pub fn release(&mut self) {
         self.shared = None;
-        self.pos = None;
     }
 
     #[inline]
     fn shared(&self) -> &Shared {
         self.shared.as_deref().expect("worker prepared")
-    }
-
-    #[inline]
-    fn pos(&mut self) -> &mut Position {
-        self.pos.as_mut().expect("worker prepared")
     }
 
     #[inline]
@@ -249,8 +257,10 @@ impl Worker {
     /// Called every `POLL_MASK + 1` nodes: publish the node count, enforce the hard limit and the
     /// node limit.
     #[cold]
-    fn poll(&self) {
-        let shared = self.shared();
+    fn poll(&self, shared: &Shared) {
+        if self.id == 0 {
+            self.maybe_progress(shared);
+        }
         shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
         let deadline = shared.hard_deadline.load(Ordering::Relaxed);
         if deadline != u64::MAX && shared.elapsed_ms() >= deadline {
@@ -268,18 +278,34 @@ impl Worker {
         }
     }
 
+    /// A progress line once a second while an iteration runs long (GUIs show nodes and nps).
+    fn maybe_progress(&self, shared: &Shared) {
+        let now = shared.elapsed_ms();
+        if now < shared.last_report.load(Ordering::Relaxed) + PROGRESS_INTERVAL_MS {
+            return;
+        }
+        shared.last_report.store(now, Ordering::Relaxed);
+        let nodes = shared.total_nodes().max(self.nodes);
+        (shared.sink)(SearchEvent::Progress {
+            nodes,
+            nps: nodes * 1000 / now.max(1),
+            time_ms: now,
+            hashfull: shared.tt.hashfull(),
+        });
+    }
+
     #[inline]
-    fn count_node(&mut self) {
+    fn count_node(&mut self, sh: &Shared) {
         self.nodes += 1;
         if self.nodes & POLL_MASK == 0 {
-            self.poll();
+            self.poll(sh);
         }
     }
 
     /// Score of a draw for the side to move at `ply`: `-contempt` for the root side.
     #[inline]
-    fn draw_score(&self, ply: usize) -> i32 {
-        let contempt = self.shared().config.contempt;
+    fn draw_score(sh: &Shared, ply: usize) -> i32 {
+        let contempt = sh.config.contempt;
         if ply.is_multiple_of(2) {
             DRAW - contempt
         } else {
@@ -293,6 +319,10 @@ impl Worker {
 
     /// Runs iterative deepening until stopped (helpers) or until the main thread's limits say so.
     pub fn iterate(&mut self, main: Option<&MainDuties<'_>>) {
+        #[cfg(test)]
+        if tests::INJECT_PANIC.load(Ordering::Relaxed) {
+            panic!("panic injected by a test");
+        }
         let max_depth = main
             .map_or(MAX_PLY as u32 - 1, |m| m.max_depth)
             .min(MAX_PLY as u32 - 1);
@@ -300,6 +330,8 @@ impl Worker {
         let mut stable_iterations = 0u32;
         let mut best_move_changes = 0.0f64;
         let mut prev_iteration_score = -INFINITE;
+        // One handle for the whole search: the hot path borrows it instead of touching the Arc.
+        let shared = Arc::clone(self.shared.as_ref().expect("worker prepared"));
         for depth in 1..=max_depth {
             if self.stopped() {
                 break;
@@ -319,7 +351,7 @@ impl Worker {
                 self.pv_idx = pv_idx;
                 self.seldepth = 0;
                 let before = self.root_moves[0].mv;
-                self.aspiration(depth as i32, main);
+                self.aspiration(&shared, depth as i32, main);
                 if self.root_moves[0].mv != before {
                     changes_this_iteration += 1;
                 }
@@ -359,21 +391,24 @@ impl Worker {
             if is_mate_score(score) && (super::score::MATE - score.abs()) as u32 * 2 + 2 <= depth {
                 break;
             }
-            if self.root_moves.len() == 1 && depth >= 4 {
-                break;
-            }
             let (limits, clock_start) = *self
                 .shared()
                 .clock
                 .lock()
                 .unwrap_or_else(|e| e.into_inner());
-            let drop = if prev_iteration_score == -INFINITE {
+            // A single legal move needs no thinking time (but a `go depth N` still gets its depth).
+            if self.root_moves.len() == 1 && depth >= 4 && limits.hard.is_some() {
+                break;
+            }
+            let score_drop = if prev_iteration_score == -INFINITE {
                 0
             } else {
                 prev_iteration_score - score
             };
             prev_iteration_score = score;
-            if let Some(soft) = limits.adjusted_soft(stable_iterations, best_move_changes, drop) {
+            if let Some(soft) =
+                limits.adjusted_soft(stable_iterations, best_move_changes, score_drop)
+            {
                 let elapsed = self.shared().elapsed_ms().saturating_sub(clock_start);
                 if elapsed >= soft {
                     break;
@@ -401,6 +436,10 @@ impl Worker {
 
     /// Emits one `Info` per MultiPV line.
     fn report(&self, main: &MainDuties<'_>) {
+        let shared = self.shared();
+        shared
+            .last_report
+            .store(shared.elapsed_ms(), Ordering::Relaxed);
         for (i, rm) in self.root_moves.iter().take(self.multipv).enumerate() {
             (main.sink)(SearchEvent::Info(self.info_for(
                 i,
@@ -429,7 +468,7 @@ impl Worker {
     }
 
     /// One iteration for the line `pv_idx`, re-searching with wider windows on fail high / low.
-    fn aspiration(&mut self, depth: i32, main: Option<&MainDuties<'_>>) {
+    fn aspiration(&mut self, sh: &Shared, depth: i32, main: Option<&MainDuties<'_>>) {
         let prev = self.root_moves[self.pv_idx].prev_score;
         let mut delta = params::ASPIRATION_DELTA;
         let (mut alpha, mut beta) = if depth >= 4 && prev > -INFINITE && !is_mate_score(prev) {
@@ -438,9 +477,9 @@ impl Worker {
             (-INFINITE, INFINITE)
         };
         loop {
-            let score = self.root_search(alpha, beta, depth);
+            let score = self.root_search(sh, alpha, beta, depth);
             self.root_moves[self.pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-            if self.stopped() {
+            if sh.stop.load(Ordering::Relaxed) {
                 return;
             }
             let bound = if score <= alpha {
@@ -456,7 +495,7 @@ impl Worker {
             }
             // Tell the user about long fail highs / lows as they happen.
             if let Some(main) = main {
-                if self.shared().elapsed_ms() > 3000 {
+                if sh.elapsed_ms() > 3000 {
                     let rm = &self.root_moves[self.pv_idx];
                     (main.sink)(SearchEvent::Info(self.info_for(
                         self.pv_idx,
@@ -476,7 +515,7 @@ impl Worker {
     }
 
     /// The root node: searches root moves `pv_idx..` in their current order.
-    fn root_search(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+    fn root_search(&mut self, sh: &Shared, mut alpha: i32, beta: i32, depth: i32) -> i32 {
         let ply = 0;
         self.pv_len[0] = 0;
         self.stack[0] = Frame {
@@ -485,36 +524,37 @@ impl Worker {
             ..Frame::EMPTY
         };
         self.stack[2].killers = [None; 2];
-        let in_check = self.pos().in_check();
+        let in_check = self.pos.in_check();
         let mut best_score = -INFINITE;
         let mut best_move = None;
         for i in self.pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             let move_count = i - self.pv_idx + 1;
             self.seldepth = 0;
-            let gives_check = self.pos.as_ref().is_some_and(|p| p.gives_check(m));
-            let quiet = !is_tactical(self.pos.as_ref().expect("prepared"), m);
+            let gives_check = self.pos.gives_check(m);
+            let quiet = !is_tactical(&self.pos, m);
             let new_depth = depth - 1 + i32::from(gives_check);
-            self.make(m, ply);
+            self.make(sh, m, ply);
             let mut score;
             if move_count == 1 {
-                score = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
+                score = -self.search::<true>(sh, -beta, -alpha, new_depth, ply + 1, false);
             } else {
                 let r = if depth >= 3 && quiet && !in_check && !gives_check {
                     (reduction(depth, move_count) - 1).max(0)
                 } else {
                     0
                 };
-                score = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                score = -self.search::<false>(sh, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if score > alpha && r > 0 {
-                    score = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, false);
+                    score =
+                        -self.search::<false>(sh, -alpha - 1, -alpha, new_depth, ply + 1, false);
                 }
                 if score > alpha {
-                    score = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
+                    score = -self.search::<true>(sh, -beta, -alpha, new_depth, ply + 1, false);
                 }
             }
             self.unmake();
-            if self.stopped() {
+            if sh.stop.load(Ordering::Relaxed) {
                 break;
             }
             let seldepth = self.seldepth as u32;
@@ -544,15 +584,15 @@ impl Worker {
             }
         }
         if let Some(m) = best_move {
-            if !self.stopped() && self.pv_idx == 0 {
-                let key = self.pos.as_ref().expect("prepared").key();
-                let side = self.pos.as_ref().expect("prepared").side_to_move().index();
+            if !sh.stop.load(Ordering::Relaxed) && self.pv_idx == 0 {
+                let key = self.pos.key();
+                let side = self.pos.side_to_move().index();
                 let bound = if best_score >= beta {
                     TtBound::Lower
                 } else {
                     TtBound::Exact
                 };
-                let tt = Arc::clone(&self.shared().tt);
+                let tt = &sh.tt;
                 let probe = tt.probe(key, side);
                 tt.store(
                     &probe,
@@ -574,18 +614,18 @@ impl Worker {
     // ----------------------------------------------------------------------------------------
 
     #[inline]
-    fn make(&mut self, m: Move, ply: usize) {
-        let pos = self.pos.as_mut().expect("prepared");
+    fn make(&mut self, sh: &Shared, m: Move, ply: usize) {
+        let pos = &mut self.pos;
         self.stack[ply].piece_to = Some(piece_to(pos, m));
         self.stack[ply].current_move = Some(m);
         pos.do_move(m);
         let (key, side) = (pos.key(), pos.side_to_move().index());
-        self.shared().tt.prefetch(key, side);
+        sh.tt.prefetch(key, side);
     }
 
     #[inline]
     fn unmake(&mut self) {
-        self.pos().undo_move();
+        self.pos.undo_move();
     }
 
     #[inline]
@@ -618,13 +658,13 @@ impl Worker {
 
     /// The game-theoretic value of the node when a rule ends the game here (repetition, maximum
     /// game length, declaration, Heian's bare king), from the side to move's view.
-    fn rule_score(&mut self, ply: usize) -> Option<i32> {
+    fn rule_score(&mut self, sh: &Shared, ply: usize) -> Option<i32> {
         let (rule, max_moves) = {
-            let c = &self.shared().config;
+            let c = &sh.config;
             (c.entering_king_rule, c.max_moves_to_draw)
         };
-        let draw = self.draw_score(ply);
-        let pos = self.pos.as_ref().expect("prepared");
+        let draw = Worker::draw_score(sh, ply);
+        let pos = &self.pos;
         match pos.repetition() {
             Repetition::None => {}
             Repetition::Draw => return Some(draw),
@@ -637,7 +677,7 @@ impl Worker {
         if max_moves != 0 && pos.game_ply() > max_moves {
             return Some(draw);
         }
-        if pos.variant().bare_king_loses() && pos.pieces_of(pos.side_to_move()).count() <= 1 {
+        if is_bare_king_loss(pos) {
             return Some(mated_in(ply));
         }
         if pos.can_declare(rule) {
@@ -646,12 +686,13 @@ impl Worker {
         None
     }
 
-    /// A move that mates at once, looked for among checks landing next to the enemy king (drops
-    /// and board moves, with and without promotion; knight checks included). Pawn drops are skipped:
-    /// a pawn drop that mates is illegal (uchifuzume). Distant slider checks are not tried: they
-    /// rarely mate and the search finds them anyway.
+    /// A move that mates at once, looked for among direct checks landing next to the enemy king
+    /// (drops and board moves, with and without promotion; knight checks included). Candidates are
+    /// filtered by the position's check squares before any legality test, so a node with nothing to
+    /// try costs a few bitboard operations. Pawn drops are skipped: a pawn drop that mates is illegal
+    /// (uchifuzume). Distant slider checks are left to the search.
     fn mate_in_one(&mut self) -> Option<Move> {
-        let pos = self.pos.as_mut().expect("prepared");
+        let pos = &mut self.pos;
         let us = pos.side_to_move();
         let them = us.flip();
         let ksq = pos.king_square(them)?;
@@ -663,19 +704,32 @@ impl Worker {
         let occupied = pos.occupied();
         let mut candidates = MoveList::new();
         for to in around.iter() {
-            // Board moves onto `to`.
             for from in pos.attackers_to(us, to, occupied).iter() {
-                for promote in [true, false] {
-                    let m = Move::normal(from, to, promote);
+                let Some(piece) = pos.piece_on(from) else {
+                    continue;
+                };
+                let kind = piece.kind();
+                if pos.check_squares(kind).contains(to) {
+                    let m = Move::normal(from, to, false);
                     if pos.is_pseudo_legal(m) {
                         candidates.push(m);
                     }
                 }
+                if let Some(promoted) = kind.promoted() {
+                    if pos.check_squares(promoted).contains(to) {
+                        let m = Move::normal(from, to, true);
+                        if pos.is_pseudo_legal(m) {
+                            candidates.push(m);
+                        }
+                    }
+                }
             }
-            // Drops onto `to` (empty squares only).
             if !occupied.contains(to) {
                 for (kind, count) in hand.iter() {
-                    if count > 0 && kind != crate::core::HandKind::Pawn {
+                    if count > 0
+                        && kind != HandKind::Pawn
+                        && pos.check_squares(kind.piece_kind()).contains(to)
+                    {
                         let m = Move::drop(kind, to);
                         if pos.is_pseudo_legal(m) {
                             candidates.push(m);
@@ -686,7 +740,7 @@ impl Worker {
         }
         let mut evasions = MoveList::new();
         for &m in candidates.iter() {
-            if !pos.gives_check(m) || !pos.is_legal_pseudo(m) {
+            if !pos.is_legal_pseudo(m) {
                 continue;
             }
             pos.do_move(m);
@@ -707,6 +761,7 @@ impl Worker {
 
     fn search<const PV: bool>(
         &mut self,
+        sh: &Shared,
         mut alpha: i32,
         mut beta: i32,
         depth: i32,
@@ -714,27 +769,27 @@ impl Worker {
         cut_node: bool,
     ) -> i32 {
         if depth <= 0 {
-            return self.qsearch::<PV>(alpha, beta, ply);
+            return self.qsearch::<PV>(sh, alpha, beta, ply);
         }
         // 1. Bookkeeping.
         if PV {
             self.pv_len[ply] = ply;
         }
-        self.count_node();
+        self.count_node(sh);
         self.seldepth = self.seldepth.max(ply + 1);
-        if self.stopped() {
+        if sh.stop.load(Ordering::Relaxed) {
             return 0;
         }
-        let in_check = self.pos().in_check();
+        let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(self.pos()) };
+            return if in_check { 0 } else { evaluate(&self.pos) };
         }
         self.stack[ply + 2].killers = [None; 2];
         self.stack[ply].piece_to = None;
         self.stack[ply].current_move = None;
 
         // 2. The game may be over here by rule (sennichite, declaration, max moves, bare king).
-        if let Some(score) = self.rule_score(ply) {
+        if let Some(score) = self.rule_score(sh, ply) {
             return score;
         }
 
@@ -747,15 +802,15 @@ impl Worker {
 
         // 4. Transposition table.
         let (key, side) = {
-            let pos = self.pos.as_ref().expect("prepared");
+            let pos = &self.pos;
             (pos.key(), pos.side_to_move())
         };
-        let tt = Arc::clone(&self.shared().tt);
+        let tt = &sh.tt;
         let probe = tt.probe(key, side.index());
         let tt_hit = probe.hit;
         let tt_move = tt_hit
             .and_then(|h| h.mv())
-            .filter(|&m| self.pos().is_pseudo_legal(m));
+            .filter(|&m| self.pos.is_pseudo_legal(m));
         let tt_score = tt_hit.map(|h| from_tt(h.score, ply));
         if let (false, Some(hit), Some(score)) = (PV, tt_hit, tt_score) {
             if hit.depth as i32 >= depth
@@ -776,7 +831,7 @@ impl Worker {
         } else {
             match tt_hit {
                 Some(h) if h.eval != i16::MIN => h.eval as i32,
-                _ => evaluate(self.pos()),
+                _ => evaluate(&self.pos),
             }
         };
         self.stack[ply].static_eval = static_eval;
@@ -816,8 +871,8 @@ impl Worker {
 
         if !PV && !in_check {
             // 7. Razoring: hopeless at low depth, verify with quiescence.
-            if depth <= 2 && eval + params::RAZOR_MARGIN * depth < alpha {
-                let score = self.qsearch::<false>(alpha, alpha + 1, ply);
+            if depth <= params::RAZOR_MAX_DEPTH && eval + params::RAZOR_MARGIN * depth < alpha {
+                let score = self.qsearch::<false>(sh, alpha, alpha + 1, ply);
                 if score <= alpha {
                     return score;
                 }
@@ -828,7 +883,7 @@ impl Worker {
                 return eval;
             }
             // 9. Null move: give the opponent a free move; still above beta means a cutoff.
-            if depth >= 3
+            if depth >= params::NMP_MIN_DEPTH
                 && eval >= beta
                 && static_eval >= beta
                 && ply >= self.nmp_min_ply
@@ -841,10 +896,11 @@ impl Worker {
                     + ((eval - beta) / params::NMP_EVAL_DIV).min(3);
                 self.stack[ply].current_move = None;
                 self.stack[ply].piece_to = None;
-                self.pos().do_null_move();
-                let score = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
-                self.pos().undo_null_move();
-                if self.stopped() {
+                self.pos.do_null_move();
+                let score =
+                    -self.search::<false>(sh, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.pos.undo_null_move();
+                if sh.stop.load(Ordering::Relaxed) {
                     return 0;
                 }
                 if score >= beta {
@@ -855,7 +911,7 @@ impl Worker {
                     // Verification (zugzwang guard, which matters in drop-less Heian endings):
                     // the same reduced search without null moves for our side.
                     self.nmp_min_ply = ply + 3 * (depth - r).max(0) as usize / 4;
-                    let v = self.search::<false>(beta - 1, beta, depth - r, ply, false);
+                    let v = self.search::<false>(sh, beta - 1, beta, depth - r, ply, false);
                     self.nmp_min_ply = 0;
                     if v >= beta {
                         return score;
@@ -878,16 +934,18 @@ impl Worker {
             counter: self.history.counter(prev[0]),
             prev,
         };
-        let mut picker = MovePicker::new(self.pos.as_ref().expect("prepared"), tt_move, ctx);
+        let mut picker = MovePicker::new(&self.pos, tt_move, ctx, depth);
         let mut best_score = -INFINITE;
         let mut best_move = None;
         let mut move_count = 0usize;
         let mut quiets_tried = [None::<(Move, usize)>; 32];
         let mut quiet_count = 0usize;
+        let mut captures_tried = [None::<(usize, PieceKind)>; 32];
+        let mut capture_count = 0usize;
         let original_alpha = alpha;
 
-        while let Some(m) = picker.next(self.pos.as_ref().expect("prepared"), &self.history) {
-            let pos = self.pos.as_ref().expect("prepared");
+        while let Some(m) = picker.next(&self.pos, &self.history) {
+            let pos = &self.pos;
             if !pos.is_legal_pseudo(m) {
                 continue;
             }
@@ -908,7 +966,7 @@ impl Worker {
                     // Late-move pruning.
                     let lmp_limit =
                         (params::LMP_BASE + depth * depth) as usize / (2 - usize::from(improving));
-                    if !PV && depth <= 8 && move_count > lmp_limit {
+                    if !PV && depth <= params::LMP_MAX_DEPTH && move_count > lmp_limit {
                         picker.skip_quiets();
                         continue;
                     }
@@ -934,39 +992,56 @@ impl Worker {
             }
 
             // 13. Extensions: checks that do not lose material, bounded by twice the root depth.
-            let extension =
-                i32::from(gives_check && ply < 2 * self.root_depth as usize && see_ge(pos, m, 0));
+            let extension = i32::from(
+                params::CHECK_EXTENSION != 0
+                    && gives_check
+                    && ply < 2 * self.root_depth as usize
+                    && see_ge(pos, m, 0),
+            );
             let new_depth = depth - 1 + extension;
 
             if !tactical && quiet_count < quiets_tried.len() {
                 quiets_tried[quiet_count] = Some((m, pt));
                 quiet_count += 1;
             }
+            if let Some(captured) = pos.captured_piece(m) {
+                if capture_count < captures_tried.len() {
+                    captures_tried[capture_count] = Some((pt, captured.kind()));
+                    capture_count += 1;
+                }
+            }
 
             // 14. Make the move and search it: late moves reduced, null window first.
-            self.make(m, ply);
+            self.make(sh, m, ply);
             let mut score;
-            if depth >= 2 && move_count > 1 + usize::from(PV) && !tactical {
+            if depth >= params::LMR_MIN_DEPTH && move_count > 1 + usize::from(PV) && !tactical {
                 let mut r = reduction(depth, move_count);
                 r += i32::from(!PV) + i32::from(cut_node);
                 r -= i32::from(improving) + i32::from(gives_check);
                 r -= hist / params::LMR_HISTORY_DIV;
                 let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
-                score = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
+                score = -self.search::<false>(sh, -alpha - 1, -alpha, d, ply + 1, true);
                 if score > alpha && d < new_depth {
-                    score =
-                        -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                    score = -self.search::<false>(
+                        sh,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        !cut_node,
+                    );
                 }
             } else if !PV || move_count > 1 {
-                score = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                score =
+                    -self.search::<false>(sh, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
             } else {
                 score = alpha + 1; // forces the PV search below
             }
             if PV && (move_count == 1 || score > alpha) {
-                score = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
+                score = -self.search::<true>(sh, -beta, -alpha, new_depth, ply + 1, false);
             }
             self.unmake();
-            if self.stopped() {
+            if sh.stop.load(Ordering::Relaxed) {
                 return 0;
             }
 
@@ -990,10 +1065,23 @@ impl Worker {
             return mated_in(ply);
         }
 
-        // 16. Learn from the cutoff: reward the quiet move that caused it, punish the ones tried before.
-        if let Some(best) = best_move {
-            if best_score >= beta && !is_tactical(self.pos.as_ref().expect("prepared"), best) {
-                let b = bonus(depth);
+        // 16. Learn from the cutoff: reward the move that caused it, punish the ones tried before it
+        // (captures in the capture history, quiets in the quiet tables).
+        if let Some(best) = best_move.filter(|_| best_score >= beta) {
+            let b = bonus(depth);
+            let best_capture = self
+                .pos
+                .captured_piece(best)
+                .map(|c| (piece_to(&self.pos, best), c.kind()));
+            for &(pt, kind) in captures_tried[..capture_count].iter().flatten() {
+                let delta = if Some((pt, kind)) == best_capture {
+                    b
+                } else {
+                    -b
+                };
+                self.history.update_capture(pt, kind, delta);
+            }
+            if !is_tactical(&self.pos, best) {
                 for &(m, pt) in quiets_tried[..quiet_count].iter().flatten() {
                     let delta = if m == best { b } else { -b };
                     self.history.update_quiet(side, m, pt, prev, delta);
@@ -1037,33 +1125,46 @@ impl Worker {
     // Quiescence
     // ----------------------------------------------------------------------------------------
 
-    fn qsearch<const PV: bool>(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn qsearch<const PV: bool>(
+        &mut self,
+        sh: &Shared,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         if PV {
             self.pv_len[ply] = ply;
         }
-        self.count_node();
+        self.count_node(sh);
         self.seldepth = self.seldepth.max(ply + 1);
-        if self.stopped() {
+        if sh.stop.load(Ordering::Relaxed) {
             return 0;
         }
-        let in_check = self.pos().in_check();
+        let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(self.pos()) };
+            return if in_check { 0 } else { evaluate(&self.pos) };
         }
         self.stack[ply].piece_to = None;
         self.stack[ply].current_move = None;
 
+        // Heian: the capture that led here may have taken our last piece but the king. Quiescence
+        // is where such captures are searched, and standing pat on material would score a lost
+        // game as merely a piece down.
+        if is_bare_king_loss(&self.pos) {
+            return mated_in(ply);
+        }
+
         // Transposition table (depth 0 entries and deeper all serve).
         let (key, side) = {
-            let pos = self.pos.as_ref().expect("prepared");
+            let pos = &self.pos;
             (pos.key(), pos.side_to_move())
         };
-        let tt = Arc::clone(&self.shared().tt);
+        let tt = &sh.tt;
         let probe = tt.probe(key, side.index());
         let tt_hit = probe.hit;
         let tt_move = tt_hit
             .and_then(|h| h.mv())
-            .filter(|&m| self.pos().is_pseudo_legal(m));
+            .filter(|&m| self.pos.is_pseudo_legal(m));
         if let (false, Some(hit)) = (PV, tt_hit) {
             let score = from_tt(hit.score, ply);
             if match hit.bound {
@@ -1085,7 +1186,7 @@ impl Worker {
         } else {
             static_eval = match tt_hit {
                 Some(h) if h.eval != i16::MIN => h.eval as i32,
-                _ => evaluate(self.pos()),
+                _ => evaluate(&self.pos),
             };
             best_score = static_eval;
             if best_score >= beta {
@@ -1106,11 +1207,11 @@ impl Worker {
             alpha = alpha.max(best_score);
         }
 
-        let mut picker = MovePicker::quiescence(self.pos.as_ref().expect("prepared"), tt_move);
+        let mut picker = MovePicker::quiescence(&self.pos, tt_move);
         let mut best_move = None;
         let mut move_count = 0usize;
-        while let Some(m) = picker.next(self.pos.as_ref().expect("prepared"), &self.history) {
-            let pos = self.pos.as_ref().expect("prepared");
+        while let Some(m) = picker.next(&self.pos, &self.history) {
+            let pos = &self.pos;
             if !pos.is_legal_pseudo(m) {
                 continue;
             }
@@ -1129,10 +1230,10 @@ impl Worker {
                     continue;
                 }
             }
-            self.make(m, ply);
-            let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1);
+            self.make(sh, m, ply);
+            let score = -self.qsearch::<PV>(sh, -beta, -alpha, ply + 1);
             self.unmake();
-            if self.stopped() {
+            if sh.stop.load(Ordering::Relaxed) {
                 return 0;
             }
             if score > best_score {
@@ -1174,4 +1275,12 @@ impl Worker {
         );
         best_score
     }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    /// Makes every search thread panic at its start (for the pool's panic-recovery test).
+    pub(crate) static INJECT_PANIC: AtomicBool = AtomicBool::new(false);
 }

@@ -863,3 +863,39 @@ proptest! {
         prop_assert_eq!(parsed.map(|s| s.to_sfen()), Ok(sfen));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+    // Text from outside never panics the parsers, whatever it holds.
+    #[test]
+    fn parsers_never_panic_on_arbitrary_text(text in "\\PC{0,100}", variant_index in 0usize..3) {
+        let variant = Variant::ALL[variant_index];
+        let _ = Setup::parse(&text, variant);
+        let _ = parse_move_text(&text, variant);
+    }
+
+    // Near-SFEN text (the SFEN alphabet, right shape) reaches the deeper checks; whatever parses
+    // writes back to text that parses to the same setup.
+    #[test]
+    fn near_sfen_text_never_panics_and_what_parses_round_trips(
+        ranks in proptest::collection::vec("[1-9pPlLnNsSgGbBrRkK+]{1,10}", 7..=10),
+        side in "[bwx]",
+        hands in "-|[0-9pPlLnNsSgGbBrRkK+]{1,12}",
+        number in proptest::option::of("[0-9]{1,4}"),
+        variant_index in 0usize..3,
+    ) {
+        let variant = Variant::ALL[variant_index];
+        let text = format!("{} {side} {hands} {}", ranks.join("/"), number.unwrap_or_default());
+        if let Ok(setup) = Setup::parse(&text, variant) {
+            prop_assert_eq!(Setup::parse(&setup.to_sfen(), variant), Ok(setup));
+        }
+    }
+
+    #[test]
+    fn move_text_never_panics(text in "[0-9a-jPLNSGBRK*+]{0,6}", variant_index in 0usize..3) {
+        let variant = Variant::ALL[variant_index];
+        if let Ok(m) = parse_move_text(&text, variant) {
+            prop_assert_eq!(m.to_usi(), text);
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! Static evaluation: a hand-written sum of terms, every weight in [`params::Weights`].
+//!
+//! Terms (each computed for both sides, Black minus White, then seen from the side to move):
+//! - material, with hand pieces valued apart from board pieces ([`material`]);
+//! - placement: every piece by its distance to its own king (defence) and to the enemy king (attack),
+//!   pawn/lance/knight/king by rank, bishop/rook able to promote next move ([`pieces`]);
+//! - mobility of lance, bishop, rook, horse, dragon ([`pieces`]);
+//! - king safety: attackers and drop threats against defenders on the 3x3 zone, escape squares, open
+//!   files beside the king ([`king_safety`]);
+//! - a tempo bonus for the side to move.
+//!
+//! Variants without drops (Heian) have empty hands by rule; their material is scaled up because a
+//! capture there is permanent.
+//!
+//! The evaluator allocates nothing and walks each piece once; see `benches/eval.rs` for its cost.
+
+mod geometry;
+mod king_safety;
+mod material;
+pub mod params;
+mod pieces;
+
+#[cfg(test)]
+mod tests;
+
+use crate::core::position::Position;
+use crate::core::{Color, HandKind, PieceKind};
+use params::Weights;
+
+/// A pawn on the board, the unit of the scale.
+pub const PAWN_VALUE: i32 = Weights::DEFAULT.board[PieceKind::Pawn as usize];
+
+/// The evaluation never leaves `-EVAL_MAX..=EVAL_MAX`, so the search can keep mate scores above it.
+pub const EVAL_MAX: i32 = 20_000;
+
+/// Value of a piece of `kind` on the board (0 for the king), for SEE and move ordering.
+#[inline]
+pub const fn piece_value(kind: PieceKind) -> i32 {
+    Weights::DEFAULT.board[kind as usize]
+}
+
+/// Value of one copy of `kind` in hand (without the first-copy bonus), for SEE and move ordering.
+#[inline]
+pub const fn hand_value(kind: HandKind) -> i32 {
+    Weights::DEFAULT.hand[kind as usize]
+}
+
+/// What capturing a piece of `kind` gains in material: the piece leaves the board and, where drops
+/// exist, its unpromoted form joins the capturer's hand.
+#[inline]
+pub const fn capture_value(kind: PieceKind, has_drops: bool) -> i32 {
+    let on_board = piece_value(kind);
+    match kind.hand_kind() {
+        Some(h) if has_drops => on_board + hand_value(h),
+        _ => on_board,
+    }
+}
+
+/// The static evaluation of `pos` from the side to move's view, with the default weights.
+#[inline]
+pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(&Weights::DEFAULT, pos)
+}
+
+/// The static evaluation with the given weights (for tuning and for measuring single terms).
+pub fn evaluate_with(w: &Weights, pos: &Position) -> i32 {
+    let terms = Breakdown::compute(w, pos);
+    let black_view = terms.material + terms.placement + terms.mobility + terms.king_safety;
+    let score = match pos.side_to_move() {
+        Color::Black => black_view,
+        Color::White => -black_view,
+    };
+    (score + terms.tempo).clamp(-EVAL_MAX, EVAL_MAX)
+}
+
+/// The evaluation split into its terms, each from Black's view except `tempo` (side to move's).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Breakdown {
+    pub material: i32,
+    pub placement: i32,
+    pub mobility: i32,
+    pub king_safety: i32,
+    pub tempo: i32,
+}
+
+impl Breakdown {
+    pub fn compute(w: &Weights, pos: &Position) -> Breakdown {
+        let frame = pieces::Frame::new(pos);
+        let (black, black_att) = pieces::scan(w, pos, &frame, Color::Black);
+        let (white, white_att) = pieces::scan(w, pos, &frame, Color::White);
+        let king_safety =
+            king_safety::king_safety(w, pos, &frame, Color::Black, &black_att, &white_att)
+                - king_safety::king_safety(w, pos, &frame, Color::White, &white_att, &black_att);
+        Breakdown {
+            material: material::material(w, pos, [black.material, white.material]),
+            placement: black.placement - white.placement,
+            mobility: black.mobility - white.mobility,
+            king_safety,
+            tempo: w.tempo,
+        }
+    }
+}

@@ -1,0 +1,340 @@
+//! Every evaluation weight, in one place, as data.
+//!
+//! [`Weights`] holds the numbers the evaluator reads; [`Weights::params_mut`] lists them as named groups
+//! with a range each, so a tuner (Texel, SPSA) can read and write every weight without knowing the
+//! evaluator. Units are centipawn-like: a pawn on the board is 90.
+//!
+//! The starting values are hand-set from common shogi knowledge (piece values in the spirit of
+//! Bonanza's, scaled to a 90-point pawn) and were checked with short self-play matches, not tuned.
+
+use crate::core::PieceKind;
+
+/// Piece classes for the placement and king-safety tables: the fourteen kinds without the king, with
+/// the four promoted minor pieces merged (they all move like a gold; the gold itself stays apart because
+/// it is worth more in hand and is the classic defender).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Class {
+    Pawn = 0,
+    Lance,
+    Knight,
+    Silver,
+    Gold,
+    Bishop,
+    Rook,
+    /// Tokin, promoted lance, knight and silver.
+    ProMinor,
+    Horse,
+    Dragon,
+}
+
+impl Class {
+    pub const NUM: usize = 10;
+
+    /// The class of a piece kind, `None` for the king.
+    #[inline]
+    pub const fn of(kind: PieceKind) -> Option<Class> {
+        Some(match kind {
+            PieceKind::Pawn => Class::Pawn,
+            PieceKind::Lance => Class::Lance,
+            PieceKind::Knight => Class::Knight,
+            PieceKind::Silver => Class::Silver,
+            PieceKind::Gold => Class::Gold,
+            PieceKind::Bishop => Class::Bishop,
+            PieceKind::Rook => Class::Rook,
+            PieceKind::ProPawn
+            | PieceKind::ProLance
+            | PieceKind::ProKnight
+            | PieceKind::ProSilver => Class::ProMinor,
+            PieceKind::Horse => Class::Horse,
+            PieceKind::Dragon => Class::Dragon,
+            PieceKind::King => return None,
+        })
+    }
+
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Ranging pieces whose mobility is scored, in the order of [`Weights::mobility`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Ranger {
+    Lance = 0,
+    Bishop,
+    Rook,
+    Horse,
+    Dragon,
+}
+
+impl Ranger {
+    pub const NUM: usize = 5;
+
+    #[inline]
+    pub const fn of(kind: PieceKind) -> Option<Ranger> {
+        match kind {
+            PieceKind::Lance => Some(Ranger::Lance),
+            PieceKind::Bishop => Some(Ranger::Bishop),
+            PieceKind::Rook => Some(Ranger::Rook),
+            PieceKind::Horse => Some(Ranger::Horse),
+            PieceKind::Dragon => Some(Ranger::Dragon),
+            _ => None,
+        }
+    }
+}
+
+/// Largest Chebyshev distance on the 9x9 grid plus one: the length of the king-distance tables.
+pub const DISTANCES: usize = 9;
+/// Ranks counted from a side's own back rank (0) to the far one (8): the length of the rank tables.
+pub const RANKS: usize = 9;
+
+/// The weights of every evaluation term. Tables indexed by piece use [`PieceKind`] / `HandKind`
+/// indices or [`Class`]; king-distance tables use the Chebyshev distance (0 never occurs: the king
+/// stands there); rank tables count ranks from the owner's back rank.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Value of a piece on the board, by `PieceKind` index (the king's entry is unused).
+    pub board: [i32; PieceKind::NUM],
+    /// Value of each copy in hand, by `HandKind` index. Higher than the board value for most kinds: a
+    /// hand piece can go to any empty square, where it is needed, in one move.
+    pub hand: [i32; 7],
+    /// Extra for holding at least one copy of a kind: the first copy gives the drop threats, further
+    /// copies add less (diminishing returns without a per-count table).
+    pub hand_first: [i32; 7],
+    /// Material scale in 64ths for variants without drops (Heian): a capture there is permanent, so
+    /// material outweighs the positional terms more than in shogi.
+    pub no_drop_material_scale: i32,
+
+    /// Bonus by Chebyshev distance to the own king (defence: golds and silvers stay near).
+    pub own_king_distance: [[i32; DISTANCES]; Class::NUM],
+    /// Bonus by Chebyshev distance to the enemy king (attack).
+    pub enemy_king_distance: [[i32; DISTANCES]; Class::NUM],
+    /// Pawn, lance and knight by rank advanced from the own back rank.
+    pub pawn_rank: [i32; RANKS],
+    pub lance_rank: [i32; RANKS],
+    pub knight_rank: [i32; RANKS],
+    /// King by rank advanced from the own back rank (an early walk up the board is dangerous).
+    pub king_rank: [i32; RANKS],
+
+    /// Per square a ranging piece reaches (empty or enemy), by [`Ranger`].
+    pub mobility: [i32; Ranger::NUM],
+    /// An unpromoted bishop / rook that can move into the enemy camp next move (and promote).
+    pub promotion_reach: [i32; 2],
+
+    /// King danger units per square of the enemy king's 3x3 zone a piece attacks, by class.
+    pub attack_unit: [i32; Class::NUM],
+    /// King danger units per copy in hand (at most two copies count), by `HandKind`: drop threats.
+    pub hand_attack_unit: [i32; 7],
+    /// Defence units per square of the own king's zone a piece covers, by class.
+    pub defend_unit: [i32; Class::NUM],
+    /// Penalty for danger `d = attack - defence` (clamped to `0..=DANGER_MAX`):
+    /// `linear * d + quadratic * d * d / 16`.
+    pub danger_linear: i32,
+    pub danger_quadratic: i32,
+    /// By the number of squares the king can step to (not own-occupied, not attacked).
+    pub escape: [i32; 9],
+    /// Penalty for a file without an own pawn: the king's file, an adjacent file.
+    pub open_file: [i32; 2],
+    /// Extra penalty per such file when the enemy holds a rook or lance in hand or has a rook, dragon
+    /// or lance on the board: something can use the file.
+    pub open_file_ranger: i32,
+
+    /// For the side to move.
+    pub tempo: i32,
+}
+
+/// Danger units beyond this are not counted (keeps the quadratic term bounded).
+pub const DANGER_MAX: i32 = 96;
+
+impl Weights {
+    pub const DEFAULT: Weights = Weights {
+        //       P    L    N    S    B    R    G    K   +P   +L   +N   +S   +B   +R
+        board: [
+            90, 260, 290, 400, 560, 650, 450, 0, 420, 430, 440, 450, 780, 900,
+        ],
+        //     P    L    N    S    B    R    G
+        hand: [105, 280, 310, 430, 620, 720, 480],
+        hand_first: [20, 10, 10, 15, 20, 20, 15],
+        no_drop_material_scale: 80,
+
+        own_king_distance: [
+            [0, 8, 5, 2, 0, 0, 0, 0, 0],            // pawn: the shelter
+            [0, 0, 0, 0, 0, 0, 0, 0, 0],            // lance
+            [0, 5, 5, 3, 0, 0, 0, 0, 0],            // knight
+            [0, 30, 22, 10, 0, -5, -8, -10, -10],   // silver
+            [0, 35, 25, 8, -5, -10, -15, -18, -20], // gold
+            [0, 5, 5, 0, 0, 0, 0, 0, 0],            // bishop
+            [0, -10, -5, 0, 0, 0, 0, 0, 0],         // rook: keep it away from the own king
+            [0, 20, 15, 5, 0, 0, 0, 0, 0],          // promoted minors
+            [0, 30, 25, 15, 5, 0, 0, 0, 0],         // horse: a strong defender
+            [0, 10, 8, 5, 0, 0, 0, 0, 0],           // dragon
+        ],
+        enemy_king_distance: [
+            [0, 20, 12, 5, 0, 0, 0, 0, 0],   // pawn
+            [0, 10, 8, 5, 3, 0, 0, 0, 0],    // lance
+            [0, 10, 20, 12, 5, 0, 0, 0, 0],  // knight: attacks from two ranks away
+            [0, 30, 22, 12, 4, 0, 0, 0, 0],  // silver
+            [0, 35, 25, 10, 3, 0, 0, 0, 0],  // gold
+            [0, 20, 15, 10, 5, 0, 0, 0, 0],  // bishop
+            [0, 25, 20, 15, 8, 4, 0, 0, 0],  // rook
+            [0, 45, 32, 18, 8, 3, 0, 0, 0],  // promoted minors: cheap attackers
+            [0, 50, 40, 25, 12, 5, 0, 0, 0], // horse
+            [0, 60, 45, 30, 15, 8, 0, 0, 0], // dragon
+        ],
+        pawn_rank: [0, 0, 0, -2, 2, 6, 12, 20, 0],
+        lance_rank: [5, 3, 0, 0, 0, 0, 0, 0, 0],
+        knight_rank: [0, -5, 0, 5, 5, 0, -10, 0, 0],
+        king_rank: [10, 6, 0, -12, -25, -30, -25, -10, 0],
+
+        //        L  B  R  +B +R
+        mobility: [3, 4, 3, 3, 2],
+        promotion_reach: [20, 25],
+
+        //            P  L  N  S  G  B  R  PM +B +R
+        attack_unit: [1, 2, 2, 3, 3, 3, 4, 3, 4, 5],
+        //                P  L  N  S  B  R  G
+        hand_attack_unit: [1, 2, 3, 4, 4, 5, 4],
+        defend_unit: [0, 0, 1, 2, 3, 1, 1, 2, 3, 2],
+        danger_linear: 4,
+        danger_quadratic: 3,
+        escape: [-30, -10, 0, 5, 8, 10, 10, 10, 10],
+        open_file: [20, 10],
+        open_file_ranger: 15,
+
+        tempo: 20,
+    };
+
+    /// Every weight as a named group with its allowed range, in a fixed order. A tuner flattens the
+    /// groups into one vector; the names identify weights in logs and exported files.
+    pub fn params_mut(&mut self) -> Vec<ParamGroup<'_>> {
+        let w = self;
+        vec![
+            ParamGroup::new("board", &mut w.board, 0, 2000),
+            ParamGroup::new("hand", &mut w.hand, 0, 2000),
+            ParamGroup::new("hand_first", &mut w.hand_first, 0, 200),
+            ParamGroup::new(
+                "no_drop_material_scale",
+                std::slice::from_mut(&mut w.no_drop_material_scale),
+                32,
+                256,
+            ),
+            ParamGroup::new(
+                "own_king_distance",
+                w.own_king_distance.as_flattened_mut(),
+                -200,
+                200,
+            ),
+            ParamGroup::new(
+                "enemy_king_distance",
+                w.enemy_king_distance.as_flattened_mut(),
+                -200,
+                200,
+            ),
+            ParamGroup::new("pawn_rank", &mut w.pawn_rank, -200, 200),
+            ParamGroup::new("lance_rank", &mut w.lance_rank, -200, 200),
+            ParamGroup::new("knight_rank", &mut w.knight_rank, -200, 200),
+            ParamGroup::new("king_rank", &mut w.king_rank, -300, 300),
+            ParamGroup::new("mobility", &mut w.mobility, 0, 30),
+            ParamGroup::new("promotion_reach", &mut w.promotion_reach, 0, 200),
+            ParamGroup::new("attack_unit", &mut w.attack_unit, 0, 20),
+            ParamGroup::new("hand_attack_unit", &mut w.hand_attack_unit, 0, 20),
+            ParamGroup::new("defend_unit", &mut w.defend_unit, 0, 20),
+            ParamGroup::new(
+                "danger_linear",
+                std::slice::from_mut(&mut w.danger_linear),
+                0,
+                50,
+            ),
+            ParamGroup::new(
+                "danger_quadratic",
+                std::slice::from_mut(&mut w.danger_quadratic),
+                0,
+                50,
+            ),
+            ParamGroup::new("escape", &mut w.escape, -300, 300),
+            ParamGroup::new("open_file", &mut w.open_file, 0, 200),
+            ParamGroup::new(
+                "open_file_ranger",
+                std::slice::from_mut(&mut w.open_file_ranger),
+                0,
+                200,
+            ),
+            ParamGroup::new("tempo", std::slice::from_mut(&mut w.tempo), 0, 100),
+        ]
+    }
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights::DEFAULT
+    }
+}
+
+/// A named run of weights that share a range. `values[i]` is reported as `name[i]`.
+pub struct ParamGroup<'a> {
+    pub name: &'static str,
+    pub values: &'a mut [i32],
+    pub min: i32,
+    pub max: i32,
+}
+
+impl<'a> ParamGroup<'a> {
+    fn new(name: &'static str, values: &'a mut [i32], min: i32, max: i32) -> ParamGroup<'a> {
+        ParamGroup {
+            name,
+            values,
+            min,
+            max,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_lie_within_their_ranges() {
+        let mut w = Weights::DEFAULT;
+        let mut total = 0;
+        for group in w.params_mut() {
+            for (i, &v) in group.values.iter().enumerate() {
+                assert!(
+                    (group.min..=group.max).contains(&v),
+                    "{}[{i}] = {v} outside {}..={}",
+                    group.name,
+                    group.min,
+                    group.max
+                );
+            }
+            total += group.values.len();
+        }
+        // Every field is listed: a new weight that is not in params_mut fails here.
+        let expected = 14
+            + 7
+            + 7
+            + 1
+            + 2 * Class::NUM * DISTANCES
+            + 4 * RANKS
+            + 5
+            + 2
+            + 10
+            + 7
+            + 10
+            + 2
+            + 9
+            + 2
+            + 1
+            + 1;
+        assert_eq!(total, expected);
+    }
+
+    #[test]
+    fn every_kind_but_the_king_has_a_class() {
+        for kind in PieceKind::ALL {
+            assert_eq!(Class::of(kind).is_none(), kind == PieceKind::King);
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! One pass over a side's pieces: placement relative to both kings, rank terms, mobility of the
+//! ranging pieces, and the attack facts king safety needs. Each piece's attacks are computed once and
+//! serve every term.
+
+use super::geometry::{self, advance, distances_from};
+use super::params::{Class, Ranger, Weights};
+use crate::core::attacks;
+use crate::core::position::Position;
+use crate::core::{Bitboard, Color, PieceKind, Square, Variant};
+
+/// What the king-safety terms need to know about one side, gathered during its piece pass.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SideAttacks {
+    /// Every square the side attacks, its king included (the enemy king cannot step there).
+    pub attacked: Bitboard,
+    /// Danger units against the enemy king's zone.
+    pub zone_attack: i32,
+    /// Defence units over the own king's zone.
+    pub zone_defence: i32,
+}
+
+/// The scored terms of one side's piece pass (from that side's view).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PieceTerms {
+    /// Board material (summed here rather than by popcounts per kind: the pass visits every piece).
+    pub material: i32,
+    pub placement: i32,
+    pub mobility: i32,
+}
+
+/// The per-position facts both sides' passes share.
+pub struct Frame {
+    pub occupied: Bitboard,
+    pub board: Bitboard,
+    pub kings: [Option<Square>; 2],
+    /// Each king's 3x3 neighbourhood (its square and the squares it can step to), empty without a king.
+    pub zones: [Bitboard; 2],
+}
+
+impl Frame {
+    pub fn new(pos: &Position) -> Frame {
+        let board = geometry::board(pos.variant());
+        let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
+        let zone = |c: Color| match kings[c.index()] {
+            Some(k) => (attacks::step_attacks(c, PieceKind::King, k) & board).with(k),
+            None => Bitboard::EMPTY,
+        };
+        Frame {
+            occupied: pos.occupied(),
+            board,
+            kings,
+            zones: [zone(Color::Black), zone(Color::White)],
+        }
+    }
+}
+
+#[inline]
+fn attacks_of(color: Color, kind: PieceKind, sq: Square, occupied: Bitboard) -> Bitboard {
+    match kind {
+        PieceKind::Lance => attacks::lance_attacks(color, sq, occupied),
+        PieceKind::Bishop => attacks::bishop_attacks(sq, occupied),
+        PieceKind::Rook => attacks::rook_attacks(sq, occupied),
+        PieceKind::Horse => attacks::horse_attacks(sq, occupied),
+        PieceKind::Dragon => attacks::dragon_attacks(sq, occupied),
+        _ => attacks::step_attacks(color, kind, sq),
+    }
+}
+
+/// Scores `us`'s pieces and collects their attacks.
+pub fn scan(w: &Weights, pos: &Position, frame: &Frame, us: Color) -> (PieceTerms, SideAttacks) {
+    let them = !us;
+    let variant = pos.variant();
+    let mut scan = Scan {
+        w,
+        variant,
+        us,
+        own: pos.pieces_of(us),
+        occupied: frame.occupied,
+        board: frame.board,
+        own_king: frame.kings[us.index()].map(distances_from),
+        enemy_king: frame.kings[them.index()].map(distances_from),
+        own_zone: frame.zones[us.index()],
+        enemy_zone: frame.zones[them.index()],
+        enemy_camp: geometry::enemy_camp(variant, us),
+        terms: PieceTerms::default(),
+        side: SideAttacks::default(),
+    };
+    // One call per kind with the kind as a constant: `visit` is inlined into each, so every `match
+    // kind` below folds away (callgrind: 6140 -> 4170 instructions per evaluation compared with a loop
+    // over PieceKind::ALL).
+    macro_rules! visit_kinds {
+        ($($kind:ident),*) => {
+            $(scan.visit(PieceKind::$kind, pos.pieces(us, PieceKind::$kind));)*
+        };
+    }
+    visit_kinds!(
+        Pawn, Lance, Knight, Silver, Bishop, Rook, Gold, King, ProPawn, ProLance, ProKnight,
+        ProSilver, Horse, Dragon
+    );
+    (scan.terms, scan.side)
+}
+
+/// The state of one side's piece pass.
+struct Scan<'a> {
+    w: &'a Weights,
+    variant: Variant,
+    us: Color,
+    own: Bitboard,
+    occupied: Bitboard,
+    board: Bitboard,
+    /// Distances of every square to each king, when that king exists.
+    own_king: Option<&'static [u8; 81]>,
+    enemy_king: Option<&'static [u8; 81]>,
+    own_zone: Bitboard,
+    enemy_zone: Bitboard,
+    enemy_camp: Bitboard,
+    terms: PieceTerms,
+    side: SideAttacks,
+}
+
+impl Scan<'_> {
+    #[inline(always)]
+    fn visit(&mut self, kind: PieceKind, bb: Bitboard) {
+        if bb.is_empty() {
+            return;
+        }
+        let w = self.w;
+        let class = Class::of(kind);
+        let value = w.board[kind.index()];
+        for sq in bb {
+            self.terms.material += value;
+            let att = attacks_of(self.us, kind, sq, self.occupied) & self.board;
+            self.side.attacked |= att;
+            let Some(class) = class else {
+                self.terms.placement += w.king_rank[advance(self.variant, self.us, sq)];
+                continue;
+            };
+            let c = class.index();
+            if let Some(d) = self.own_king {
+                self.terms.placement += w.own_king_distance[c][d[sq.index()] as usize];
+            }
+            if let Some(d) = self.enemy_king {
+                self.terms.placement += w.enemy_king_distance[c][d[sq.index()] as usize];
+            }
+            let rank_table = match kind {
+                PieceKind::Pawn => Some(&w.pawn_rank),
+                PieceKind::Lance => Some(&w.lance_rank),
+                PieceKind::Knight => Some(&w.knight_rank),
+                _ => None,
+            };
+            if let Some(table) = rank_table {
+                self.terms.placement += table[advance(self.variant, self.us, sq)];
+            }
+            if let Some(r) = Ranger::of(kind) {
+                let reach = att & !self.own;
+                self.terms.mobility += reach.count() as i32 * w.mobility[r as usize];
+                let promo = match kind {
+                    PieceKind::Bishop => Some(0),
+                    PieceKind::Rook => Some(1),
+                    _ => None,
+                };
+                if let Some(i) = promo {
+                    if (reach & self.enemy_camp).is_nonempty() {
+                        self.terms.placement += w.promotion_reach[i];
+                    }
+                }
+            }
+            // Most pieces touch neither zone: test before counting (a u128 popcount is two
+            // instructions with POPCNT and a dozen without).
+            let on_enemy_zone = att & self.enemy_zone;
+            if on_enemy_zone.is_nonempty() {
+                self.side.zone_attack += on_enemy_zone.count() as i32 * w.attack_unit[c];
+            }
+            let on_own_zone = att & self.own_zone;
+            if on_own_zone.is_nonempty() {
+                self.side.zone_defence += on_own_zone.count() as i32 * w.defend_unit[c];
+            }
+        }
+    }
+}
