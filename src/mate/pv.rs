@@ -133,21 +133,23 @@ fn best_defence(search: &mut Search, keys: &[u64], path_key: u64) -> Defence {
         search.pos.undo_move();
         options.push((len, m, captured_at_once));
     }
-    let other_longest = options.iter().filter(|o| !o.2).map(|o| o.0).max();
-    let choice = options
-        .iter()
-        .filter(|o| match other_longest {
-            Some(reference) => !(o.2 && o.0 <= reference.saturating_add(2)),
-            None => true,
-        })
-        // Longest first; among equals prefer a reply that is not a drop (drops are the
-        // interpositions conventions discount).
-        .max_by_key(|o| (o.0, !o.1.is_drop()))
-        .or_else(|| options.iter().max_by_key(|o| o.0));
-    match choice {
-        Some(o) => Defence::Reply(o.1),
+    match main_line_reply(&options) {
+        Some((_, m)) => Defence::Reply(m),
         None => Defence::Unknown,
     }
+}
+
+/// The defender's reply for the main line among `(plies to mate after it, reply, is a drop the
+/// attacker captures at once)`: the longest resistance, except that such a captured drop which
+/// lengthens the mate by no more than its two plies is a useless interposition (無駄合) and is
+/// passed over when another reply exists. Among equal lengths a reply that is not a drop wins.
+pub(crate) fn main_line_reply(options: &[(u16, Move, bool)]) -> Option<(u16, Move)> {
+    let longest_other = options.iter().filter(|o| !o.2).map(|o| o.0).max();
+    options
+        .iter()
+        .filter(|o| longest_other.is_none_or(|r| !(o.2 && o.0 <= r.saturating_add(2))))
+        .max_by_key(|o| (o.0, !o.1.is_drop()))
+        .map(|o| (o.0, o.1))
 }
 
 /// Whether `pv`, played from `pos`, is a checkmate line by the side to move: an odd number of

@@ -18,6 +18,7 @@ use std::collections::HashMap;
 
 use super::dfpn::Search;
 use super::moves::{generate_attacks, generate_defences};
+use super::pv::main_line_reply;
 use crate::core::{Move, MoveList};
 
 #[derive(Clone, Copy)]
@@ -233,13 +234,7 @@ impl<'s, 'a> Shortener<'s, 'a> {
             self.memo.insert(key, Memo::NoneWithin(depth));
             return None;
         }
-        let reference = options.iter().filter(|o| !o.2).map(|o| o.0).max();
-        let choice = options
-            .iter()
-            .filter(|o| reference.is_none_or(|r| !(o.2 && o.0 <= r.saturating_add(2))))
-            .max_by_key(|o| (o.0, !o.1.is_drop()))
-            .copied();
-        let (l, m, _) = choice?;
+        let (l, m) = main_line_reply(&options)?;
         let value = (l + 1, Some(m));
         self.memo.insert(key, Memo::Mate(value.0, value.1));
         Some(value)
