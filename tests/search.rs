@@ -320,6 +320,31 @@ fn node_limit_is_respected() {
 }
 
 #[test]
+fn zero_limits_answer_at_once() {
+    for limits in [
+        Limits {
+            depth: Some(0),
+            ..Limits::default()
+        },
+        Limits {
+            nodes: Some(0),
+            ..Limits::default()
+        },
+        Limits {
+            movetime: Some(0),
+            ..Limits::default()
+        },
+        Limits {
+            time: [Some(0), Some(0)],
+            ..Limits::default()
+        },
+    ] {
+        let rec = search(STARTPOS, limits.clone(), SearchConfig::default());
+        assert_eq!(rec.best_moves().len(), 1, "{limits:?}");
+    }
+}
+
+#[test]
 fn movetime_is_respected() {
     let start = std::time::Instant::now();
     let rec = search(

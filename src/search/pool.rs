@@ -198,7 +198,8 @@ impl Pool {
         } else {
             TimeLimits::new(&limits, us, game_ply, &config.time)
         };
-        let nodes_limit = min_nonzero(limits.nodes.unwrap_or(0), config.nodes_limit);
+        // `go nodes 0` still means "stop at once", not "no limit".
+        let nodes_limit = min_nonzero(limits.nodes.map_or(0, |n| n.max(1)), config.nodes_limit);
         let shared = Arc::new(Shared {
             tt,
             config: config.clone(),
@@ -422,7 +423,8 @@ fn search_and_choose(
         );
     }
 
-    let max_depth = [limits.depth.unwrap_or(0), config.depth_limit]
+    // `go depth 0` searches one ply rather than forever.
+    let max_depth = [limits.depth.map_or(0, |d| d.max(1)), config.depth_limit]
         .into_iter()
         .filter(|&d| d > 0)
         .min()
