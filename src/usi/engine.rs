@@ -866,7 +866,13 @@ mod tests {
         assert!(lines[2].starts_with("checkmate "), "{text}");
         assert_eq!(
             *solver.0.lock().unwrap(),
-            vec!["resize 32", "clear", "clear", "resize 32", "solve Time(1000)"]
+            vec![
+                "resize 32",
+                "clear",
+                "clear",
+                "resize 32",
+                "solve Time(1000)"
+            ]
         );
     }
 
