@@ -7,6 +7,7 @@ use crate::mate::{self, MateLimits, MateProgress, MateResult};
 use crate::usi::command::MateLimit;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, TryLockError};
+use std::time::Instant;
 
 /// A tsume solver for `go mate`. The side to move attacks.
 ///
@@ -78,12 +79,15 @@ impl Dfpn {
     /// Brings an idle state up to the size and contents asked for.
     fn apply_pending(&self, state: &mut DfpnState) {
         let wanted = self.wanted_mb.load(Ordering::Acquire);
+        if state.solver.is_some() && state.mb != wanted {
+            // The old table goes before the new one is made: a resize drops the contents anyway,
+            // and holding both would need old + new memory at once.
+            state.solver = None;
+            state.solver = Some(mate::MateSolver::new(wanted));
+            state.mb = wanted;
+            self.clear_pending.store(false, Ordering::Release);
+        }
         if let Some(solver) = state.solver.as_mut() {
-            if state.mb != wanted {
-                solver.resize(wanted);
-                state.mb = wanted;
-                self.clear_pending.store(false, Ordering::Release);
-            }
             if self.clear_pending.swap(false, Ordering::AcqRel) {
                 solver.clear();
             }
@@ -103,16 +107,20 @@ impl MateSolver for Dfpn {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(MateProgress),
     ) -> MateResult {
+        let start = Instant::now();
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         self.apply_pending(&mut state);
         let mb = state.mb;
         let solver = state
             .solver
             .get_or_insert_with(|| mate::MateSolver::new(mb));
+        // The client's time covers the whole answer: a first allocation (or a resize) of a big
+        // table takes a noticeable part of it.
+        let spent = start.elapsed().as_millis() as u64;
         let limits = MateLimits {
             time_ms: match limit {
                 // A negative time is no time at all: the solver looks once and answers.
-                MateLimit::Time(ms) => Some(ms.max(0) as u64),
+                MateLimit::Time(ms) => Some((ms.max(0) as u64).saturating_sub(spent)),
                 MateLimit::Infinite => None,
             },
             nodes: None,
