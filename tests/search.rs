@@ -320,6 +320,52 @@ fn node_limit_is_respected() {
 }
 
 #[test]
+fn zero_limits_answer_at_once() {
+    for limits in [
+        Limits {
+            depth: Some(0),
+            ..Limits::default()
+        },
+        Limits {
+            nodes: Some(0),
+            ..Limits::default()
+        },
+        Limits {
+            movetime: Some(0),
+            ..Limits::default()
+        },
+        Limits {
+            time: [Some(0), Some(0)],
+            ..Limits::default()
+        },
+    ] {
+        let rec = search(STARTPOS, limits.clone(), SearchConfig::default());
+        assert_eq!(rec.best_moves().len(), 1, "{limits:?}");
+    }
+}
+
+#[test]
+fn immediate_stop_still_answers_a_sensible_move() {
+    // White's rook on 2e hangs to the silver; a stop before depth 1 completes must still see that.
+    let mut pool = Pool::new();
+    pool.resize_hash(4);
+    let (rec, sink) = Recorder::new();
+    pool.start(
+        pos(FREE_ROOK),
+        Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        SearchConfig::default(),
+        sink,
+    );
+    pool.stop();
+    pool.wait();
+    assert_eq!(rec.best_moves().len(), 1);
+    assert_eq!(rec.final_info().pv[0].to_string(), "3f2e");
+}
+
+#[test]
 fn movetime_is_respected() {
     let start = std::time::Instant::now();
     let rec = search(

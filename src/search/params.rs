@@ -48,6 +48,7 @@ macro_rules! params {
 
 params! {
     /// Initial half-width of the aspiration window around the previous iteration's score (cp).
+    /// Bench depth 9/10: 16 -> 978960/2350332 nodes, 24 -> 799962/1446185, 40 -> 1072059/1764918.
     ASPIRATION_DELTA = 24, 8, 80, 4;
     /// Reverse futility (static null move): prune when `eval - margin * depth >= beta` at low depth.
     RFP_MARGIN = 100, 40, 200, 10;

@@ -199,7 +199,8 @@ impl Pool {
         } else {
             TimeLimits::new(&limits, us, game_ply, &config.time)
         };
-        let nodes_limit = min_nonzero(limits.nodes.unwrap_or(0), config.nodes_limit);
+        // `go nodes 0` still means "stop at once", not "no limit".
+        let nodes_limit = min_nonzero(limits.nodes.map_or(0, |n| n.max(1)), config.nodes_limit);
         let shared = Arc::new(Shared {
             tt,
             config: config.clone(),
@@ -425,7 +426,8 @@ fn search_and_choose(
         );
     }
 
-    let max_depth = [limits.depth.unwrap_or(0), config.depth_limit]
+    // `go depth 0` searches one ply rather than forever.
+    let max_depth = [limits.depth.map_or(0, |d| d.max(1)), config.depth_limit]
         .into_iter()
         .filter(|&d| d > 0)
         .min()
@@ -473,18 +475,15 @@ fn search_and_choose(
     let chosen = if multipv > 1 { 0 } else { vote(&results) };
     let mut result = results[chosen].clone();
     if result.pv.first().is_none_or(|m| !root.contains(m)) {
-        // No thread finished even one line (stopped at once): take the main thread's current order.
-        let rm = &workers[0].root_moves[0];
+        // No thread finished even one line (stopped at once): pick by a one-ply look at the static
+        // evaluation rather than answer the generator's first move.
+        let (mv, score) = one_ply_choice(pos, &root);
         result = ThreadResult {
             depth: 1,
-            seldepth: rm.seldepth,
-            score: if rm.display_score > -MATE {
-                rm.display_score
-            } else {
-                0
-            },
+            seldepth: 1,
+            score,
             bound: Some(Bound::Exact),
-            pv: vec![rm.mv],
+            pv: vec![mv],
         };
     }
 
@@ -512,6 +511,22 @@ fn search_and_choose(
         None
     };
     (BestMove::Move { best, ponder }, Some(info))
+}
+
+/// The root move whose resulting position the static evaluation likes best (microseconds; only for
+/// a search stopped before finishing depth 1). `root` is non-empty.
+fn one_ply_choice(pos: &Position, root: &[Move]) -> (Move, i32) {
+    let mut p = pos.clone();
+    let mut best = (root[0], -MATE);
+    for &m in root {
+        p.do_move(m);
+        let score = -super::values::evaluate(&p);
+        p.undo_move();
+        if score > best.1 {
+            best = (m, score);
+        }
+    }
+    best
 }
 
 /// The longest prefix of `pv` that is a legal sequence from `pos` (a PV stitched from the TT could
