@@ -1,10 +1,11 @@
 //! The `tokin` binary: with no arguments the USI loop on stdin/stdout; subcommands for perft,
-//! bench and analysis. Argument parsing only: the work and the text live in `tokin::usi`.
+//! bench, analysis and mate problems. Argument parsing only: the work and the text live in `tokin::usi`.
 
-use clap::{Parser, Subcommand};
+use clap::{ArgGroup, Parser, Subcommand};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use tokin::core::Variant;
-use tokin::usi::cli::{self, AnalyseArgs};
+use tokin::usi::cli::{self, AnalyseArgs, MateArgs, MateInput};
 
 #[derive(Parser)]
 #[command(
@@ -73,6 +74,29 @@ enum Tool {
         #[arg(long, default_value = "shogi")]
         variant: Variant,
     },
+    /// Solve mate problems (tsume) with the df-pn solver: the side to move attacks with checks.
+    /// With --sfen prints the `checkmate <moves>|nomate|timeout` line `go mate` would answer,
+    /// the mate length, nodes and time; with --file one line per problem and a summary.
+    #[command(group(ArgGroup::new("problems").required(true).args(["sfen", "file"])))]
+    Mate {
+        /// The problem as SFEN (quote it). By the tsume convention the defender holds every piece
+        /// not on the board or in the attacker's hand; a problem needs no attacking king.
+        #[arg(long)]
+        sfen: Option<String>,
+        /// A file of problems: one SFEN per line (an optional `sfen ` prefix; blank lines and
+        /// lines starting with # are skipped).
+        #[arg(long)]
+        file: Option<PathBuf>,
+        /// Time per problem in milliseconds; 0 means no limit.
+        #[arg(long, default_value_t = cli::MATE_DEFAULT_TIME_MS)]
+        time: u64,
+        /// Mate table size in MB.
+        #[arg(long, default_value_t = 256)]
+        hash: usize,
+        /// Rule set: shogi, heian (9x8) or heian8 (8x8).
+        #[arg(long, default_value = "shogi")]
+        variant: Variant,
+    },
 }
 
 fn main() -> ExitCode {
@@ -114,6 +138,29 @@ fn main() -> ExitCode {
                 variant,
             },
         ),
+        Some(Tool::Mate {
+            sfen,
+            file,
+            time,
+            hash,
+            variant,
+        }) => {
+            // The group above makes clap insist on exactly one of the two.
+            let input = match (sfen, file) {
+                (Some(s), _) => MateInput::Sfen(s),
+                (None, Some(f)) => MateInput::File(f),
+                (None, None) => unreachable!("clap requires --sfen or --file"),
+            };
+            cli::mate(
+                &mut stdout,
+                &MateArgs {
+                    input,
+                    time_ms: (time > 0).then_some(time),
+                    hash_mb: hash.max(1),
+                    variant,
+                },
+            )
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,15 +1,20 @@
-//! The command-line tools besides the USI loop: `perft`, `bench`, `analyse`. `main.rs` only parses
-//! arguments; the text is built here so it matches what the USI loop prints for the same work.
+//! The command-line tools besides the USI loop: `perft`, `bench`, `analyse`, `mate`. `main.rs` only
+//! parses arguments; the text is built here so it matches what the USI loop prints for the same work.
 
 use crate::core::attacks;
 use crate::core::movegen;
 use crate::core::position::{MoveError, Position, PositionError};
 use crate::core::Variant;
+use crate::mate::problem_file::{self, ProblemFileError, ProblemReport};
+use crate::mate::{MateLimits, MateResult, MateSolver};
 use crate::search::{self, Limits, Pool, SearchEvent};
 use crate::usi::engine::search_config;
+use crate::usi::mate::format_checkmate;
 use crate::usi::options::{OptionId, Options};
 use crate::usi::output;
 use std::io::{self, Write};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
 
@@ -28,6 +33,8 @@ pub enum CliError {
     },
     #[error("option {0}")]
     Option(#[from] crate::usi::options::OptionError),
+    #[error("{0}")]
+    ProblemFile(#[from] ProblemFileError),
     #[error("output: {0}")]
     Io(#[from] io::Error),
 }
@@ -139,4 +146,153 @@ pub fn analyse(out: &mut dyn Write, args: &AnalyseArgs) -> Result<(), CliError> 
     }
     pool.wait();
     Ok(())
+}
+
+/// Time per problem `tokin mate` allows when none is given.
+pub const MATE_DEFAULT_TIME_MS: u64 = 10_000;
+
+/// Where `tokin mate` takes its problems from.
+#[derive(Clone, Debug)]
+pub enum MateInput {
+    /// One position.
+    Sfen(String),
+    /// A file of SFENs, one per line (see [`crate::mate::problem_file`]).
+    File(PathBuf),
+}
+
+/// What `tokin mate` solves.
+#[derive(Clone, Debug)]
+pub struct MateArgs {
+    pub input: MateInput,
+    /// Milliseconds per problem; `None` means no limit.
+    pub time_ms: Option<u64>,
+    pub hash_mb: usize,
+    pub variant: Variant,
+}
+
+/// `tokin mate`: a single position prints its `checkmate ...` line exactly as `go mate` would,
+/// then the mate length (when mated) and nodes, time and speed; a file prints one line per problem
+/// and a summary.
+pub fn mate(out: &mut dyn Write, args: &MateArgs) -> Result<(), CliError> {
+    attacks::init();
+    let limits = MateLimits {
+        time_ms: args.time_ms,
+        nodes: None,
+    };
+    // Nobody raises it: the command line has no `stop`; the time limit (or Ctrl-C) ends a solve.
+    let stop = AtomicBool::new(false);
+    match &args.input {
+        MateInput::Sfen(sfen) => {
+            let pos = build_position(Some(sfen), &[], args.variant)?;
+            let mut solver = MateSolver::new(args.hash_mb);
+            let start = Instant::now();
+            let result = solver.solve(&pos, limits, &stop, &mut |_| {});
+            let time_ms = start.elapsed().as_millis() as u64;
+            writeln!(out, "{}", format_checkmate(&result))?;
+            if let MateResult::Mate(line) = &result {
+                writeln!(out, "Mate length (plies): {}", line.len())?;
+            }
+            let nodes = solver.last_nodes();
+            writeln!(out, "Nodes searched: {nodes}")?;
+            writeln!(out, "Time (ms): {time_ms}")?;
+            writeln!(out, "Nodes/second: {}", nps(nodes, time_ms))?;
+        }
+        MateInput::File(path) => {
+            let problems = problem_file::read_problems(path, args.variant)?;
+            let mut solver = MateSolver::new(args.hash_mb);
+            // Report lines go out as each problem is done; a write error is kept and returned
+            // after the run (the solver's callback cannot return it).
+            let mut write_error = None;
+            let reports =
+                problem_file::solve_problems(&mut solver, &problems, limits, &stop, &mut |r| {
+                    if write_error.is_none() {
+                        if let Err(e) = writeln!(out, "{}", format_problem_report(r)) {
+                            write_error = Some(e);
+                        }
+                    }
+                });
+            if let Some(e) = write_error {
+                return Err(e.into());
+            }
+            writeln!(out, "{}", MateSummary::of(&reports))?;
+        }
+    }
+    Ok(())
+}
+
+fn nps(nodes: u64, time_ms: u64) -> u64 {
+    nodes.saturating_mul(1000) / time_ms.max(1)
+}
+
+/// One problem of a file, e.g. `line 3: mate 11 plies, 103 ms, 34190 nodes: G*3b 4a3b ...`,
+/// `line 4: nomate, 20 ms, 812 nodes`, `line 5: timeout, 10000 ms, 3600000 nodes`,
+/// `line 6: error: bad SFEN ...`.
+pub fn format_problem_report(r: &ProblemReport) -> String {
+    let stats = format!("{} ms, {} nodes", r.time_ms, r.nodes);
+    match (&r.result, &r.error) {
+        (Some(MateResult::Mate(line)), _) if !line.is_empty() => {
+            let moves: Vec<String> = line.iter().map(|m| m.to_usi()).collect();
+            format!(
+                "line {}: mate {} plies, {stats}: {}",
+                r.line,
+                line.len(),
+                moves.join(" ")
+            )
+        }
+        (Some(MateResult::NoMate), _) => format!("line {}: nomate, {stats}", r.line),
+        (Some(_), _) => format!("line {}: timeout, {stats}", r.line),
+        (None, Some(e)) => format!("line {}: error: bad SFEN: {e}", r.line),
+        (None, None) => format!("line {}: error: not solved", r.line),
+    }
+}
+
+/// The totals of a problem file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MateSummary {
+    pub problems: usize,
+    /// Mates found.
+    pub solved: usize,
+    pub nomate: usize,
+    pub timeout: usize,
+    pub errors: usize,
+    pub nodes: u64,
+    pub time_ms: u64,
+}
+
+impl MateSummary {
+    pub fn of(reports: &[ProblemReport]) -> MateSummary {
+        let mut s = MateSummary {
+            problems: reports.len(),
+            ..MateSummary::default()
+        };
+        for r in reports {
+            match (&r.result, r.mate_length()) {
+                (_, Some(n)) if n > 0 => s.solved += 1,
+                (Some(MateResult::NoMate), _) => s.nomate += 1,
+                (Some(_), _) => s.timeout += 1,
+                (None, _) => s.errors += 1,
+            }
+            s.nodes += r.nodes;
+            s.time_ms += r.time_ms;
+        }
+        s
+    }
+}
+
+/// `solved 9/11 (nomate 1, timeout 1, errors 0), total 6200 ms, 2240000 nodes, 361290 nps`.
+impl std::fmt::Display for MateSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "solved {}/{} (nomate {}, timeout {}, errors {}), total {} ms, {} nodes, {} nps",
+            self.solved,
+            self.problems,
+            self.nomate,
+            self.timeout,
+            self.errors,
+            self.time_ms,
+            self.nodes,
+            nps(self.nodes, self.time_ms)
+        )
+    }
 }

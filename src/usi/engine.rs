@@ -16,7 +16,7 @@ use crate::search::{
 use crate::usi::command::{self, Command, Go, MateLimit, PositionBase, Quoted};
 use crate::usi::display;
 use crate::usi::input::{Input, LineReader};
-use crate::usi::mate::{format_checkmate, MateSolver, NotImplemented};
+use crate::usi::mate::{format_checkmate, format_mate_progress, Dfpn, MateSolver};
 use crate::usi::options::{OptionError, OptionId, Options, SetOutcome};
 use crate::usi::output::{self, Output};
 use std::io::{BufReader, Read};
@@ -113,15 +113,18 @@ pub struct Engine<S: Searcher = Pool> {
 
 impl<S: Searcher> Engine<S> {
     /// A fresh engine around `pool`, which must be cheap to make (no hash yet): `usi` is answered
-    /// before `isready` allocates anything.
+    /// before `isready` allocates anything. `go mate` is answered by the df-pn solver, whose table
+    /// is allocated at the first `go mate`.
     pub fn new(out: Output, pool: S) -> Engine<S> {
+        let options = Options::for_this_machine();
+        let mate_solver = Arc::new(Dfpn::new(options.spin(OptionId::UsiHash) as usize));
         Engine {
             out,
-            options: Options::for_this_machine(),
+            options,
             pos: None,
             pool,
             session: None,
-            mate_solver: Arc::new(NotImplemented),
+            mate_solver,
             mate_job: None,
             hash_mb: None,
             clear_pending: false,
@@ -200,6 +203,7 @@ impl<S: Searcher> Engine<S> {
 
     /// Builds tables and sizes the hash, unless a search is running (then the tables exist and the
     /// hash must not move under it; a new size takes effect at the next idle `isready` or `go`).
+    /// The mate solver never blocks here: during a `go mate` it takes the new size afterwards.
     fn isready(&mut self) {
         if !self.pool.is_searching() {
             self.prepare();
@@ -211,6 +215,7 @@ impl<S: Searcher> Engine<S> {
     fn prepare(&mut self) {
         attacks::init();
         let wanted = self.options.spin(OptionId::UsiHash) as usize;
+        self.mate_solver.resize_hash(wanted);
         if self.hash_mb != Some(wanted) {
             self.pool.resize_hash(wanted);
             self.hash_mb = Some(wanted);
@@ -241,6 +246,7 @@ impl<S: Searcher> Engine<S> {
                 }
             }
             Ok(SetOutcome::Pressed(OptionId::ClearHash)) => {
+                self.mate_solver.clear_hash();
                 if self.pool.is_searching() || self.hash_mb.is_none() {
                     self.clear_pending = self.hash_mb.is_some();
                 } else {
@@ -260,6 +266,7 @@ impl<S: Searcher> Engine<S> {
         if self.hash_mb.is_some() {
             self.pool.clear_hash();
         }
+        self.mate_solver.clear_hash();
         self.pos = None;
     }
 
@@ -370,7 +377,10 @@ impl<S: Searcher> Engine<S> {
             .start(pos, limits, search_config(&self.options), sink);
     }
 
-    /// The one call site of the mate solver.
+    /// The one call site of the mate solver. Like `go`, it first brings a running search or mate
+    /// job to rest (that one gives its own answer), then answers with exactly one `checkmate`
+    /// line, preceded by `info nodes .. nps .. time .. hashfull ..` lines while it works; `stop`
+    /// ends it with `checkmate timeout` unless the proof is complete.
     fn go_mate(&mut self, limit: MateLimit) {
         self.wait_idle();
         self.prepare();
@@ -383,7 +393,12 @@ impl<S: Searcher> Engine<S> {
         );
         let (stop2, muted2) = (Arc::clone(&stop), Arc::clone(&muted));
         let handle = thread::spawn(move || {
-            let answer = solver.solve(&pos, limit, &stop2);
+            let mut progress = |p| {
+                if !muted2.load(Ordering::Acquire) {
+                    out.line(&format_mate_progress(&p));
+                }
+            };
+            let answer = solver.solve(&pos, limit, &stop2, &mut progress);
             if !muted2.load(Ordering::Acquire) {
                 out.line(&format_checkmate(&answer));
             }
@@ -558,6 +573,7 @@ pub fn run_with<R: Read + Send + 'static, S: Searcher>(input: R, out: Output, po
 mod tests {
     use super::*;
     use crate::core::Move;
+    use crate::mate::{MateProgress, MateResult};
     use std::io::{Cursor, Write};
     use std::sync::Mutex;
 
@@ -794,28 +810,84 @@ mod tests {
         );
     }
 
+    /// A scripted mate solver: mates with the first legal move after one progress report, and
+    /// logs the table calls.
+    #[derive(Default)]
+    struct ScriptedMate(Mutex<Vec<String>>);
+
+    impl MateSolver for ScriptedMate {
+        fn solve(
+            &self,
+            pos: &Position,
+            limit: MateLimit,
+            _: &AtomicBool,
+            progress: &mut dyn FnMut(MateProgress),
+        ) -> MateResult {
+            self.0.lock().unwrap().push(format!("solve {limit:?}"));
+            progress(MateProgress {
+                nodes: 7,
+                nps: 700,
+                time_ms: 10,
+                hashfull: 0,
+            });
+            let m: Move = movegen::legal_moves(pos).as_slice()[0];
+            MateResult::Mate(vec![m])
+        }
+        fn resize_hash(&self, mb: usize) {
+            self.0.lock().unwrap().push(format!("resize {mb}"));
+        }
+        fn clear_hash(&self) {
+            self.0.lock().unwrap().push("clear".into());
+        }
+    }
+
     #[test]
     fn mate_plug_answers_checkmate_not_bestmove() {
-        struct Always;
-        impl MateSolver for Always {
-            fn solve(
-                &self,
-                pos: &Position,
-                _: MateLimit,
-                _: &AtomicBool,
-            ) -> super::super::mate::MateAnswer {
-                let m: Move = movegen::legal_moves(pos).as_slice()[0];
-                super::super::mate::MateAnswer::Mate(vec![m])
-            }
-        }
         let buf = Buf::default();
+        let solver = Arc::new(ScriptedMate::default());
         let mut engine = Engine::new(Output::new(Box::new(buf.clone())), Fake::default())
-            .with_mate_solver(Arc::new(Always));
-        engine.handle_line("go mate 1000");
+            .with_mate_solver(Arc::clone(&solver) as Arc<dyn MateSolver>);
+        for line in [
+            "setoption name USI_Hash value 32",
+            "isready",
+            "setoption name ClearHash",
+            "usinewgame",
+            "go mate 1000",
+        ] {
+            engine.handle_line(line);
+        }
         // Joins the solver thread (its answer is not muted: no gameover/quit came).
         engine.wait_idle();
         let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
-        assert!(text.starts_with("checkmate "), "{text}");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        assert_eq!(lines[0], "readyok");
+        assert_eq!(lines[1], "info nodes 7 nps 700 time 10 hashfull 0");
+        assert!(lines[2].starts_with("checkmate "), "{text}");
+        assert_eq!(
+            *solver.0.lock().unwrap(),
+            vec![
+                "resize 32",
+                "clear",
+                "clear",
+                "resize 32",
+                "solve Time(1000)"
+            ]
+        );
+    }
+
+    #[test]
+    fn go_mate_after_gameover_is_silent() {
+        let buf = Buf::default();
+        let mut engine = Engine::new(Output::new(Box::new(buf.clone())), Fake::default())
+            .with_mate_solver(Arc::new(ScriptedMate::default()));
+        engine.handle_line("go mate infinite");
+        engine.handle_line("gameover");
+        engine.wait_idle();
+        // The scripted solver answers at once, so the line may or may not have gone out before
+        // `gameover`; what must hold is that no `bestmove` ever comes and at most one answer.
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        assert!(text.lines().filter(|l| l.starts_with("checkmate")).count() <= 1);
         assert!(!text.contains("bestmove"));
     }
 }
