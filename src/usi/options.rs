@@ -1,6 +1,7 @@
 //! The USI option table: one declaration per option drives both the `option` lines sent at `usi`
 //! and the parsing, checking and clamping of `setoption`.
 
+use crate::search::TimeConfig;
 use std::fmt;
 
 /// Every option Tokin declares. The index is the option's row in the table.
@@ -130,12 +131,15 @@ fn kind_of(id: OptionId, hardware_threads: usize) -> OptionKind {
         OptionId::Threads => spin(1, 1, (hardware_threads.max(1) * 4).min(THREADS_CAP) as i64),
         OptionId::MultiPv => spin(1, 1, 600),
         // The time-margin options keep the names and meanings Japanese GUIs know from YaneuraOu-style
-        // engines: NetworkDelay is subtracted from Fischer/sudden-death time, NetworkDelay2 from
-        // byoyomi; MinimumThinkingTime is a floor; SlowMover scales the planned time in percent.
-        OptionId::NetworkDelay => spin(120, 0, 10_000),
-        OptionId::NetworkDelay2 => spin(1120, 0, 10_000),
-        OptionId::MinimumThinkingTime => spin(2000, 0, 100_000),
-        OptionId::SlowMover => spin(100, 1, 1000),
+        // engines: NetworkDelay is subtracted from Fischer/sudden-death time and movetime,
+        // NetworkDelay2 from byoyomi; MinimumThinkingTime is a floor; SlowMover scales the planned
+        // time in percent. The defaults are the search's (tuned for a GUI on the same machine).
+        OptionId::NetworkDelay => spin(TimeConfig::default().network_delay, 0, 10_000),
+        OptionId::NetworkDelay2 => spin(TimeConfig::default().network_delay2, 0, 10_000),
+        OptionId::MinimumThinkingTime => {
+            spin(TimeConfig::default().minimum_thinking_time, 0, 100_000)
+        }
+        OptionId::SlowMover => spin(TimeConfig::default().slow_mover, 1, 1000),
         OptionId::EnteringKingRule => OptionKind::Combo {
             default: 2,
             vars: &ENTERING_KING_RULES,
