@@ -529,3 +529,36 @@ fn root_mate_probe_in_infinite_waits_for_stop() {
     assert_eq!(rec.best_moves().len(), 1);
     assert_eq!(rec.final_info().score, Score::Mate(11));
 }
+
+/// The draw is scored `-contempt` for the side to move at the root: with White able to complete a
+/// fourfold repetition at once, a negative contempt (draw-seeking) takes it at `-contempt` and a
+/// positive one avoids it.
+#[test]
+fn contempt_scores_the_draw_for_the_root_side() {
+    let mut p = pos(STARTPOS);
+    let cycle = ["5i5h", "5a5b", "5h5i", "5b5a"];
+    for m in cycle.iter().cycle().take(11) {
+        let mv = p.parse_usi_move(m).unwrap();
+        p.do_move(mv);
+    }
+    // White to move; 5b5a repeats the start position a fourth time.
+    let repeat = p.parse_usi_move("5b5a").unwrap();
+    let run = |contempt: i32| {
+        let mut pool = Pool::new();
+        pool.resize_hash(16);
+        let (rec, sink) = Recorder::new();
+        let config = SearchConfig {
+            contempt,
+            ..SearchConfig::default()
+        };
+        pool.start(p.clone(), depth(4), config, sink);
+        pool.wait();
+        rec
+    };
+    let seeker = run(-500);
+    assert_eq!(seeker.final_info().score, Score::Cp(500));
+    assert_eq!(seeker.final_info().pv[0], repeat);
+    let avoider = run(500);
+    assert_ne!(avoider.final_info().pv[0], repeat);
+    assert_eq!(SearchConfig::default().contempt, 20);
+}

@@ -63,10 +63,16 @@ impl Default for SearchConfig {
             resign_value: 0,
             time: TimeConfig::default(),
             ponder_enabled: false,
-            contempt: 0,
+            contempt: DEFAULT_CONTEMPT,
         }
     }
 }
+
+/// A draw is worth a little less than an equal position to the engine: without it, two engines in a
+/// closed position (Heian openings especially) shuffle into a fourfold repetition at score 0 when
+/// any waiting move scored the same. 20 cp is under a quarter of a pawn (90): small next to real
+/// advantages, so a side clearly behind still takes the draw.
+pub const DEFAULT_CONTEMPT: i32 = 20;
 
 /// Search threads recurse up to `MAX_PLY` deep with a move picker (a few KB) per frame.
 const SEARCH_STACK_BYTES: usize = 64 << 20;

@@ -1,7 +1,7 @@
 //! The USI option table: one declaration per option drives both the `option` lines sent at `usi`
 //! and the parsing, checking and clamping of `setoption`.
 
-use crate::search::TimeConfig;
+use crate::search::{SearchConfig, TimeConfig};
 use std::fmt;
 
 /// Every option Tokin declares. The index is the option's row in the table.
@@ -20,12 +20,13 @@ pub enum OptionId {
     DepthLimit,
     NodesLimit,
     ResignValue,
+    Contempt,
     ClearHash,
     UsiVariant,
 }
 
 impl OptionId {
-    pub const ALL: [OptionId; 15] = [
+    pub const ALL: [OptionId; 16] = [
         OptionId::UsiHash,
         OptionId::UsiPonder,
         OptionId::Threads,
@@ -39,6 +40,7 @@ impl OptionId {
         OptionId::DepthLimit,
         OptionId::NodesLimit,
         OptionId::ResignValue,
+        OptionId::Contempt,
         OptionId::ClearHash,
         OptionId::UsiVariant,
     ];
@@ -59,6 +61,7 @@ impl OptionId {
             OptionId::DepthLimit => "DepthLimit",
             OptionId::NodesLimit => "NodesLimit",
             OptionId::ResignValue => "ResignValue",
+            OptionId::Contempt => "Contempt",
             OptionId::ClearHash => "ClearHash",
             OptionId::UsiVariant => "USI_Variant",
         }
@@ -151,6 +154,8 @@ fn kind_of(id: OptionId, hardware_threads: usize) -> OptionKind {
         OptionId::NodesLimit => spin(0, 0, i32::MAX as i64),
         // 0 = never resign; otherwise resign when the best score is below -ResignValue.
         OptionId::ResignValue => spin(0, 0, 100_000),
+        // Centipawns a draw costs the engine (negative: it seeks draws); the search's default.
+        OptionId::Contempt => spin(SearchConfig::default().contempt as i64, -1000, 1000),
         OptionId::ClearHash => OptionKind::Button,
         OptionId::UsiVariant => OptionKind::Combo {
             default: 0,
