@@ -467,3 +467,98 @@ fn smp_report() {
 fn depth_limits(d: u32) -> Limits {
     depth(d)
 }
+
+/// A mate of 11 plies that alpha-beta does not prove at the depth a short search reaches: the
+/// root df-pn probe finds it and the move is answered at once with `score mate 11` and the line.
+#[test]
+fn root_mate_probe_plays_a_long_mate() {
+    let sfen = "4+P2kl/7s1/5R3/7B1/9/9/9/9/9 b GNrb3g3s3n3l17p 1";
+    let shallow = search(sfen, depth(3), SearchConfig::default());
+    assert!(
+        !matches!(shallow.final_info().score, Score::Mate(n) if n > 0),
+        "depth 3 already sees the mate"
+    );
+    let start = std::time::Instant::now();
+    let rec = search(
+        sfen,
+        Limits {
+            movetime: Some(10_000),
+            ..Limits::default()
+        },
+        SearchConfig::default(),
+    );
+    let info = rec.final_info();
+    assert_eq!(info.score, Score::Mate(11));
+    let line: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    assert_eq!(line[0], "G*3b");
+    assert_eq!(line.len(), 11);
+    assert!(tokin::mate::is_mating_line(&pos(sfen), &info.pv));
+    match rec.best_moves()[..] {
+        [BestMove::Move { best, .. }] => assert_eq!(best, info.pv[0]),
+        ref other => panic!("expected one move, got {other:?}"),
+    }
+    // Played at once, not after the 10 s.
+    assert!(start.elapsed().as_millis() < 3000);
+}
+
+/// In an infinite search the mate is reported, but `bestmove` still waits for `stop`.
+#[test]
+fn root_mate_probe_in_infinite_waits_for_stop() {
+    let sfen = "4+P2kl/7s1/5R3/7B1/9/9/9/9/9 b GNrb3g3s3n3l17p 1";
+    let (rec, sink) = Recorder::new();
+    let mut pool = Pool::new();
+    pool.resize_hash(16);
+    pool.start(
+        pos(sfen),
+        Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        SearchConfig::default(),
+        sink,
+    );
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert!(rec.best_moves().is_empty());
+    let mate_reported = rec
+        .events()
+        .iter()
+        .any(|e| matches!(e, SearchEvent::Info(i) if i.score == Score::Mate(11)));
+    assert!(mate_reported);
+    pool.stop();
+    pool.wait();
+    assert_eq!(rec.best_moves().len(), 1);
+    assert_eq!(rec.final_info().score, Score::Mate(11));
+}
+
+/// The draw is scored `-contempt` for the side to move at the root: with White able to complete a
+/// fourfold repetition at once, a negative contempt (draw-seeking) takes it at `-contempt` and a
+/// positive one avoids it.
+#[test]
+fn contempt_scores_the_draw_for_the_root_side() {
+    let mut p = pos(STARTPOS);
+    let cycle = ["5i5h", "5a5b", "5h5i", "5b5a"];
+    for m in cycle.iter().cycle().take(11) {
+        let mv = p.parse_usi_move(m).unwrap();
+        p.do_move(mv);
+    }
+    // White to move; 5b5a repeats the start position a fourth time.
+    let repeat = p.parse_usi_move("5b5a").unwrap();
+    let run = |contempt: i32| {
+        let mut pool = Pool::new();
+        pool.resize_hash(16);
+        let (rec, sink) = Recorder::new();
+        let config = SearchConfig {
+            contempt,
+            ..SearchConfig::default()
+        };
+        pool.start(p.clone(), depth(4), config, sink);
+        pool.wait();
+        rec
+    };
+    let seeker = run(-500);
+    assert_eq!(seeker.final_info().score, Score::Cp(500));
+    assert_eq!(seeker.final_info().pv[0], repeat);
+    let avoider = run(500);
+    assert_ne!(avoider.final_info().pv[0], repeat);
+    assert_eq!(SearchConfig::default().contempt, 20);
+}

@@ -38,6 +38,7 @@ fn registration_is_instant() {
         "DepthLimit",
         "NodesLimit",
         "ResignValue",
+        "Contempt",
         "ClearHash",
         "USI_Variant",
     ] {

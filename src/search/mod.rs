@@ -2,12 +2,13 @@
 //!
 //! `pool` is the protocol layer's handle; `worker` is one search thread (alpha-beta, quiescence,
 //! iterative deepening); `movepick`, `history` and `see` order moves; `tt` is the shared table;
-//! `time` turns the clock into limits; `params` holds every tunable number; `bench` is the fixed
+//! `time` turns the clock into limits; `mate_probe` runs df-pn at the root of a mating attack; `params` holds every tunable number; `bench` is the fixed
 //! node-count benchmark.
 
 pub mod api;
 pub mod bench;
 mod history;
+mod mate_probe;
 mod movepick;
 pub mod params;
 pub mod pool;

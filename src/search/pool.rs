@@ -14,6 +14,7 @@
 //! move still answered.
 
 use super::api::{BestMove, Bound, Limits, Score, SearchEvent, SearchInfo};
+use super::mate_probe;
 use super::score::{mate_in, to_api, MATE};
 use super::time::{TimeConfig, TimeLimits};
 use super::tt::TranspositionTable;
@@ -62,10 +63,16 @@ impl Default for SearchConfig {
             resign_value: 0,
             time: TimeConfig::default(),
             ponder_enabled: false,
-            contempt: 0,
+            contempt: DEFAULT_CONTEMPT,
         }
     }
 }
+
+/// A draw is worth a little less than an equal position to the engine: without it, two engines in a
+/// closed position (Heian openings especially) shuffle into a fourfold repetition at score 0 when
+/// any waiting move scored the same. 20 cp is under a quarter of a pawn (90): small next to real
+/// advantages, so a side clearly behind still takes the draw.
+pub const DEFAULT_CONTEMPT: i32 = 20;
 
 /// Search threads recurse up to `MAX_PLY` deep with a move picker (a few KB) per frame.
 const SEARCH_STACK_BYTES: usize = 64 << 20;
@@ -426,6 +433,10 @@ fn search_and_choose(
         );
     }
 
+    if let Some(answer) = root_mate(control, pos, limits, &root, sink) {
+        return answer;
+    }
+
     // `go depth 0` searches one ply rather than forever.
     let max_depth = [limits.depth.map_or(0, |d| d.max(1)), config.depth_limit]
         .into_iter()
@@ -511,6 +522,71 @@ fn search_and_choose(
         None
     };
     (BestMove::Move { best, ponder }, Some(info))
+}
+
+/// The df-pn probe at the root (see `mate_probe`): a proven mate is answered at once with its line
+/// and `score mate N`; in infinite and ponder searches it is reported and the answer waits for
+/// `stop` / `ponderhit`, as the protocol requires. `None`: no probe, or no mate found.
+fn root_mate(
+    control: &Control,
+    pos: &Position,
+    limits: &Limits,
+    root: &[Move],
+    sink: &(dyn Fn(SearchEvent) + Send + Sync),
+) -> Option<(BestMove, Option<SearchInfo>)> {
+    let shared = &control.shared;
+    let config = &shared.config;
+    let waits = limits.infinite || limits.ponder;
+    let move_time = shared
+        .clock
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .0
+        .hard;
+    // Depth / node searches (bench, tests) stay pure alpha-beta; MultiPV wants several lines.
+    if (move_time.is_none() && !waits) || config.multipv > 1 {
+        return None;
+    }
+    let budget = mate_probe::probe_budget_ms(if waits { None } else { move_time })?;
+    if !mate_probe::king_in_danger(pos, root) {
+        return None;
+    }
+    let started = shared.elapsed_ms();
+    let line = mate_probe::probe(pos, budget, &shared.stop)?;
+    if !root.contains(&line[0]) {
+        return None;
+    }
+    let line = legal_prefix(pos, &line);
+    let time_ms = shared.elapsed_ms();
+    let info = SearchInfo {
+        depth: line.len() as u32,
+        seldepth: line.len() as u32,
+        multipv: 1,
+        score: Score::Mate(line.len() as i32),
+        bound: Bound::Exact,
+        nodes: 0,
+        nps: 0,
+        time_ms,
+        hashfull: 0,
+        pv: line.clone(),
+    };
+    log::debug!(
+        "root mate probe: {} plies in {} ms",
+        line.len(),
+        time_ms - started
+    );
+    if waits {
+        sink(SearchEvent::Info(info.clone()));
+        control.wait_until_released();
+    }
+    let ponder = line.get(1).copied().filter(|_| config.ponder_enabled);
+    Some((
+        BestMove::Move {
+            best: line[0],
+            ponder,
+        },
+        Some(info),
+    ))
 }
 
 /// The root move whose resulting position the static evaluation likes best (microseconds; only for

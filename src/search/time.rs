@@ -24,18 +24,29 @@ pub struct TimeConfig {
 }
 
 impl Default for TimeConfig {
-    /// Values common among shogi engines, which GUIs users know from them.
+    /// Tuned for the usual case, a GUI on the same machine (the USI option defaults come from here).
+    ///
+    /// - `network_delay` 120: the margin shogi engines traditionally subtract from a planned time; it
+    ///   also covers a `movetime` search's start-up and answer.
+    /// - `network_delay2` 300: a local GUI reads `bestmove` within a few ms of our writing it, and
+    ///   the search answers within ~1-2 ms of its hard limit (threads poll the clock every 1024
+    ///   nodes); 300 ms leaves room for a loaded machine's scheduling stalls. (The traditional 1120
+    ///   is for internet servers and threw away half of a 1 s byoyomi.) Online play raises it.
+    /// - `minimum_thinking_time` 1000: a floor above the planned share of a move; in a 1-minute
+    ///   sudden-death game that share is ~1.1 s, so a 2 s floor front-loaded the clock.
     fn default() -> TimeConfig {
         TimeConfig {
             network_delay: 120,
-            network_delay2: 1120,
-            minimum_thinking_time: 2000,
+            network_delay2: 300,
+            minimum_thinking_time: 1000,
             slow_mover: 100,
         }
     }
 }
 
-/// Limits for one move, in ms from the clock start. `None` = no time limit (infinite, depth, nodes).
+/// Limits for one move, in ms from the clock start. `None` = no such limit: both `None` for infinite,
+/// depth and node searches; only `soft` `None` when the search should use all the time up to `hard`
+/// (`movetime`; pure byoyomi, whose period is renewed every move, so time left over is simply lost).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeLimits {
     pub soft: Option<u64>,
@@ -58,10 +69,11 @@ impl TimeLimits {
             return TimeLimits::NONE;
         }
         if let Some(movetime) = limits.movetime {
+            // Exactly this long (less the usual delay): no soft limit to stop early at.
             let ms = (movetime - config.network_delay)
                 .max(movetime.min(10))
                 .max(1);
-            return TimeLimits::fixed(ms, ms);
+            return TimeLimits::hard_only(ms);
         }
         if limits.is_unbounded() {
             return TimeLimits::fixed(BARE_GO_SOFT_MS, BARE_GO_HARD_MS);
@@ -76,27 +88,28 @@ impl TimeLimits {
         let bank = time.unwrap_or(0).max(0);
 
         // What the clock allows on this move before the flag falls, and the hard limit kept a
-        // worst-case delay away from it (but never less than half of it: with a 1 s byoyomi and a
-        // 1.12 s NetworkDelay2, thinking 0 ms would be silly and 500 ms is still safe).
+        // worst-case delay away from it (but never less than half of it: with a 100 ms byoyomi and
+        // a 300 ms NetworkDelay2, thinking 0 ms would be silly and 50 ms is still safe).
         let allowed = bank + inc + byoyomi;
         let cap = (allowed - config.network_delay2).max(allowed / 2).max(1);
+
+        if bank == 0 && byoyomi > 0 {
+            // Pure byoyomi: the period is renewed every move, so unused time is simply lost. No
+            // soft limit: search until the hard one (a proven mate or a forced move still answers
+            // early).
+            return TimeLimits::hard_only(cap);
+        }
 
         // Our moves still to play, roughly: shogi games run ~120-140 plies.
         let moves_to_go = ((150 - game_ply as i64) / 2).clamp(16, 50);
 
-        let (soft, hard) = if bank == 0 && byoyomi > 0 {
-            // Pure byoyomi: the period is renewed every move, so unused time is simply lost.
-            (cap, cap)
-        } else {
-            let share = bank / moves_to_go + inc * 3 / 4 + byoyomi - config.network_delay;
-            let soft = share * config.slow_mover.max(1) / 100;
-            // Hard: a few times the target, never more than a quarter of the bank beyond what the
-            // move itself grants (increment / byoyomi).
-            let hard = (soft * 4)
-                .min(bank / 4 + inc + byoyomi - config.network_delay)
-                .min(cap);
-            (soft, hard)
-        };
+        let share = bank / moves_to_go + inc * 3 / 4 + byoyomi - config.network_delay;
+        let soft = share * config.slow_mover.max(1) / 100;
+        // Hard: a few times the target, never more than a quarter of the bank beyond what the move
+        // itself grants (increment / byoyomi).
+        let hard = (soft * 4)
+            .min(bank / 4 + inc + byoyomi - config.network_delay)
+            .min(cap);
         let floor = config
             .minimum_thinking_time
             .min(byoyomi + inc + bank / 20)
@@ -104,6 +117,13 @@ impl TimeLimits {
         let hard = hard.max(floor.min(cap)).max(1);
         let soft = soft.max(floor).min(hard).max(1);
         TimeLimits::fixed(soft, hard)
+    }
+
+    fn hard_only(hard: i64) -> TimeLimits {
+        TimeLimits {
+            soft: None,
+            hard: Some(hard.max(1) as u64),
+        }
     }
 
     fn fixed(soft: i64, hard: i64) -> TimeLimits {
@@ -162,26 +182,51 @@ mod tests {
                     let t =
                         TimeLimits::new(&clock(bank, bank, byoyomi, 0), Color::Black, ply, &cfg);
                     let hard = t.hard.unwrap() as i64;
-                    let soft = t.soft.unwrap() as i64;
                     assert!(
                         hard < bank + byoyomi,
                         "bank {bank} byo {byoyomi}: hard {hard}"
                     );
-                    assert!(soft <= hard);
                     if bank == 0 {
-                        // Uses most of the period.
-                        assert!(
-                            hard >= byoyomi - cfg.network_delay2.max(byoyomi / 2),
-                            "{hard}"
-                        );
-                        assert_eq!(soft, hard);
+                        // Uses all of the period but the worst-case delay; no early stop.
+                        assert_eq!(hard, byoyomi - cfg.network_delay2, "byo {byoyomi}");
+                        assert_eq!(t.soft, None);
+                    } else {
+                        assert!(t.soft.unwrap() as i64 <= hard);
                     }
                 }
             }
         }
         // `go btime 0 wtime 0 byoyomi 30000`: close to 30 s minus the worst-case delay.
         let t = TimeLimits::new(&clock(0, 0, 30_000, 0), Color::White, 50, &cfg);
-        assert_eq!(t.hard, Some(30_000 - 1120));
+        assert_eq!(t.hard, Some(30_000 - 300));
+        // Local play: a 1 s byoyomi is used up to 0.7 s, a 3 s one up to 2.7 s.
+        let t = TimeLimits::new(&clock(0, 0, 1000, 0), Color::Black, 9, &cfg);
+        assert_eq!(
+            t,
+            TimeLimits {
+                soft: None,
+                hard: Some(700)
+            }
+        );
+        let t = TimeLimits::new(&clock(0, 0, 3000, 0), Color::Black, 9, &cfg);
+        assert_eq!(t.hard, Some(2700));
+    }
+
+    #[test]
+    fn short_byoyomi_keeps_half_the_period_as_margin() {
+        // Fast test games (`byoyomi 100`): NetworkDelay2 exceeds the period, so think half of it.
+        let cfg = TimeConfig::default();
+        for (byoyomi, hard) in [(100, 50), (300, 150), (600, 300), (601, 301), (1, 1)] {
+            let t = TimeLimits::new(&clock(0, 0, byoyomi, 0), Color::White, 80, &cfg);
+            assert_eq!(t.hard, Some(hard), "byoyomi {byoyomi}");
+        }
+        // An online setting (the traditional 1120) still leaves a sane time.
+        let online = TimeConfig {
+            network_delay2: 1120,
+            ..cfg
+        };
+        let t = TimeLimits::new(&clock(0, 0, 1000, 0), Color::Black, 9, &online);
+        assert_eq!(t.hard, Some(500));
     }
 
     #[test]
@@ -215,8 +260,15 @@ mod tests {
             movetime: Some(1000),
             ..Limits::default()
         };
+        // `go movetime 1000`: all of it but NetworkDelay, no early stop.
         let t = TimeLimits::new(&movetime, Color::Black, 1, &cfg);
-        assert_eq!(t.hard, Some(880));
+        assert_eq!(
+            t,
+            TimeLimits {
+                soft: None,
+                hard: Some(880)
+            }
+        );
         let infinite = Limits {
             infinite: true,
             ..clock(1000, 1000, 0, 0)
@@ -241,7 +293,7 @@ mod tests {
             ..Limits::default()
         };
         let t = TimeLimits::new(&byo, Color::Black, 1, &cfg);
-        assert!(t.hard.unwrap() >= 400 && t.hard.unwrap() < 1000);
+        assert_eq!(t.hard, Some(700));
         // Negative times from a client are clamped, not trusted.
         let t = TimeLimits::new(&clock(-500, -500, 2000, 0), Color::Black, 1, &cfg);
         assert!(t.hard.unwrap() < 2000);

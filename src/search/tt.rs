@@ -14,7 +14,7 @@
 //! current search's entries.
 
 use crate::core::Move;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 /// What a stored score means relative to the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,6 +138,10 @@ pub struct TranspositionTable {
     buckets: Box<[Bucket]>,
     /// Current search generation in `0..32`; bumped by `new_search` (the pool, between searches).
     generation: AtomicU8,
+    /// False while the table is known to be empty (fresh or just cleared), so that `clear` can skip
+    /// the work: `usinewgame` right after `isready` would otherwise delay the first `go` by the time
+    /// it takes to zero the whole table (~10-100 ms for 256 MB).
+    used: AtomicBool,
 }
 
 /// Where a probe landed: the slot to write back to, and what it held if the key matched.
@@ -156,6 +160,7 @@ impl TranspositionTable {
         TranspositionTable {
             buckets: zeroed_buckets(count),
             generation: AtomicU8::new(0),
+            used: AtomicBool::new(false),
         }
     }
 
@@ -166,6 +171,7 @@ impl TranspositionTable {
 
     /// Starts a new search: entries from earlier searches become replaceable first.
     pub fn new_search(&self) {
+        self.used.store(true, Ordering::Relaxed);
         let next = (self.generation() + 1) % GEN_CYCLE;
         self.generation.store(next, Ordering::Relaxed);
     }
@@ -176,9 +182,13 @@ impl TranspositionTable {
     }
 
     /// Empties the table. Large tables are cleared by several threads at once, each zeroing its own
-    /// contiguous chunk (a 1 GB table takes a single thread a few hundred ms).
+    /// contiguous chunk (a 1 GB table takes a single thread a few hundred ms). Free when no search
+    /// started (`new_search`) since the table was made or last cleared: every writer is a search.
     pub fn clear(&self, threads: usize) {
         self.generation.store(0, Ordering::Relaxed);
+        if !self.used.swap(false, Ordering::Relaxed) {
+            return;
+        }
         let threads = threads.clamp(1, 64);
         const PARALLEL_MIN: usize = 1 << 16; // buckets (4 MB): below this a thread costs more than it saves
         if threads == 1 || self.buckets.len() < PARALLEL_MIN {
@@ -399,6 +409,7 @@ mod tests {
     fn hashfull_and_clear() {
         let tt = TranspositionTable::new(1);
         assert_eq!(tt.hashfull(), 0);
+        tt.new_search();
         for i in 0..200_000u64 {
             let k = i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
             let p = tt.probe(k, (i & 1) as usize);

@@ -462,6 +462,7 @@ pub fn search_config(o: &Options) -> SearchConfig {
         depth_limit: non_negative(OptionId::DepthLimit) as u32,
         nodes_limit: non_negative(OptionId::NodesLimit) as u64,
         resign_value: non_negative(OptionId::ResignValue) as i32,
+        contempt: o.spin(OptionId::Contempt).clamp(-1000, 1000) as i32,
         time: TimeConfig {
             network_delay: o.spin(OptionId::NetworkDelay),
             network_delay2: o.spin(OptionId::NetworkDelay2),
@@ -469,8 +470,6 @@ pub fn search_config(o: &Options) -> SearchConfig {
             slow_mover: o.spin(OptionId::SlowMover),
         },
         ponder_enabled: o.check(OptionId::UsiPonder),
-        // Settings without a USI option (contempt) keep the search's defaults.
-        ..SearchConfig::default()
     }
 }
 
@@ -786,6 +785,7 @@ mod tests {
             ("ResignValue", "3000"),
             ("MaxMovesToDraw", "256"),
             ("NetworkDelay2", "0"),
+            ("Contempt", "-30"),
             ("USI_Ponder", "true"),
         ] {
             o.set(name, Some(value)).unwrap();
@@ -802,6 +802,7 @@ mod tests {
             (5000, 7, 3000, 256)
         );
         assert_eq!(c.time.network_delay2, 0);
+        assert_eq!(c.contempt, -30);
         assert!(c.ponder_enabled);
         o.set("EnteringKingRule", Some("CSARule24")).unwrap();
         assert_eq!(

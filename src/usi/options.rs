@@ -1,6 +1,7 @@
 //! The USI option table: one declaration per option drives both the `option` lines sent at `usi`
 //! and the parsing, checking and clamping of `setoption`.
 
+use crate::search::{SearchConfig, TimeConfig};
 use std::fmt;
 
 /// Every option Tokin declares. The index is the option's row in the table.
@@ -19,12 +20,13 @@ pub enum OptionId {
     DepthLimit,
     NodesLimit,
     ResignValue,
+    Contempt,
     ClearHash,
     UsiVariant,
 }
 
 impl OptionId {
-    pub const ALL: [OptionId; 15] = [
+    pub const ALL: [OptionId; 16] = [
         OptionId::UsiHash,
         OptionId::UsiPonder,
         OptionId::Threads,
@@ -38,6 +40,7 @@ impl OptionId {
         OptionId::DepthLimit,
         OptionId::NodesLimit,
         OptionId::ResignValue,
+        OptionId::Contempt,
         OptionId::ClearHash,
         OptionId::UsiVariant,
     ];
@@ -58,6 +61,7 @@ impl OptionId {
             OptionId::DepthLimit => "DepthLimit",
             OptionId::NodesLimit => "NodesLimit",
             OptionId::ResignValue => "ResignValue",
+            OptionId::Contempt => "Contempt",
             OptionId::ClearHash => "ClearHash",
             OptionId::UsiVariant => "USI_Variant",
         }
@@ -130,12 +134,15 @@ fn kind_of(id: OptionId, hardware_threads: usize) -> OptionKind {
         OptionId::Threads => spin(1, 1, (hardware_threads.max(1) * 4).min(THREADS_CAP) as i64),
         OptionId::MultiPv => spin(1, 1, 600),
         // The time-margin options keep the names and meanings Japanese GUIs know from YaneuraOu-style
-        // engines: NetworkDelay is subtracted from Fischer/sudden-death time, NetworkDelay2 from
-        // byoyomi; MinimumThinkingTime is a floor; SlowMover scales the planned time in percent.
-        OptionId::NetworkDelay => spin(120, 0, 10_000),
-        OptionId::NetworkDelay2 => spin(1120, 0, 10_000),
-        OptionId::MinimumThinkingTime => spin(2000, 0, 100_000),
-        OptionId::SlowMover => spin(100, 1, 1000),
+        // engines: NetworkDelay is subtracted from Fischer/sudden-death time and movetime,
+        // NetworkDelay2 from byoyomi; MinimumThinkingTime is a floor; SlowMover scales the planned
+        // time in percent. The defaults are the search's (tuned for a GUI on the same machine).
+        OptionId::NetworkDelay => spin(TimeConfig::default().network_delay, 0, 10_000),
+        OptionId::NetworkDelay2 => spin(TimeConfig::default().network_delay2, 0, 10_000),
+        OptionId::MinimumThinkingTime => {
+            spin(TimeConfig::default().minimum_thinking_time, 0, 100_000)
+        }
+        OptionId::SlowMover => spin(TimeConfig::default().slow_mover, 1, 1000),
         OptionId::EnteringKingRule => OptionKind::Combo {
             default: 2,
             vars: &ENTERING_KING_RULES,
@@ -147,6 +154,8 @@ fn kind_of(id: OptionId, hardware_threads: usize) -> OptionKind {
         OptionId::NodesLimit => spin(0, 0, i32::MAX as i64),
         // 0 = never resign; otherwise resign when the best score is below -ResignValue.
         OptionId::ResignValue => spin(0, 0, 100_000),
+        // Centipawns a draw costs the engine (negative: it seeks draws); the search's default.
+        OptionId::Contempt => spin(SearchConfig::default().contempt as i64, -1000, 1000),
         OptionId::ClearHash => OptionKind::Button,
         OptionId::UsiVariant => OptionKind::Combo {
             default: 0,
