@@ -47,7 +47,10 @@ impl MoveList {
     #[inline]
     pub fn new() -> MoveList {
         MoveList {
-            moves: [MaybeUninit::uninit(); MAX_MOVES],
+            // A `const` block rather than `[MaybeUninit::uninit(); N]`: the repeat form made rustc
+            // zero the 1.2 KB array (a `memset` call in every perft node, 3% of startpos perft(5)
+            // instructions under callgrind).
+            moves: [const { MaybeUninit::uninit() }; MAX_MOVES],
             len: 0,
         }
     }
