@@ -420,11 +420,9 @@ fn generate_for<const GEN: u8, const BLACK: bool>(pos: &Position, list: &mut Mov
         };
         let occ_without_king = occ.without(k);
         let targets = step_attacks(us, PieceKind::King, k) & king_target;
-        let enemy = pos.attacker_sets(them);
-        for to in targets {
-            if !enemy.attack(to, occ_without_king) {
-                list.push(Move::normal(k, to, false));
-            }
+        if targets.is_nonempty() {
+            let danger = pos.attacker_sets(them).attacks_around(k, occ_without_king);
+            push_plain(list, k, targets & !danger);
         }
     }
 
