@@ -280,10 +280,13 @@ fn generate_for<const GEN: u8, const BLACK: bool>(pos: &Position, list: &mut Mov
 
     if target.is_nonempty() || GEN == CAPTURES {
         let pinned = pos.pinned(us);
+        // Usually nothing is pinned: one test here spares a per-piece membership test (a
+        // variable `u128` shift) below. Startpos perft(4) under callgrind: 163.2 M -> 160.1 M.
+        let any_pinned = pinned.is_nonempty();
         // A pinned piece may only move along the line through it and its king.
         let allowed = |from: Square| -> Bitboard {
             match ksq {
-                Some(k) if pinned.contains(from) => line(k, from),
+                Some(k) if any_pinned && pinned.contains(from) => line(k, from),
                 _ => Bitboard::ALL,
             }
         };
@@ -325,8 +328,9 @@ fn generate_for<const GEN: u8, const BLACK: bool>(pos: &Position, list: &mut Mov
             Square::from_index_unchecked(if BLACK { i + 1 } else { i - 1 })
         };
         // A pinned pawn can only push along its file, i.e. when the pin is on the file.
-        let pawn_ok =
-            |from: Square, to: Square| !pinned.contains(from) || allowed(from).contains(to);
+        let pawn_ok = |from: Square, to: Square| {
+            !any_pinned || !pinned.contains(from) || allowed(from).contains(to)
+        };
         for to in pawn_both & zone {
             let from = pawn_from(to);
             if pawn_ok(from, to) {
