@@ -230,11 +230,14 @@ fn push_promotable(
     from: Square,
     targets: Bitboard,
     zone: Bitboard,
+    in_zone: &[bool; Square::NUM],
     dead: Bitboard,
 ) {
     // Two passes over sets rather than two membership tests per target: u128 single-bit tests
-    // compile to variable shifts, and perft spent measurable time on them.
-    let promo = if zone.contains(from) {
+    // compile to variable shifts, and perft spent measurable time on them. For the same reason
+    // `from` is looked up in a byte table (startpos perft(4) under callgrind: 154.7 M -> 153.3 M
+    // instructions).
+    let promo = if in_zone[from.index()] {
         targets
     } else {
         targets & zone
@@ -294,6 +297,7 @@ fn generate_for<const GEN: u8, const BLACK: bool>(pos: &Position, list: &mut Mov
             }
         };
         let zone = g.zone[us.index()];
+        let in_zone = &g.in_zone[us.index()];
         // Quiet checks: a piece that is not a discovered-check candidate only goes where its kind
         // or its promoted kind would check from. Other stages: no restriction.
         let discoverers = pos.blockers_for_king(them) & ours;
@@ -365,7 +369,7 @@ fn generate_for<const GEN: u8, const BLACK: bool>(pos: &Position, list: &mut Mov
                     & target
                     & allowed(from)
                     & checking(from, PieceKind::Lance);
-                push_promotable(list, from, t, zone, pawn_dead);
+                push_promotable(list, from, t, zone, in_zone, pawn_dead);
             }
             let knight_dead = g.last2[us.index()];
             for from in pos.pieces(us, PieceKind::Knight) {
@@ -373,14 +377,14 @@ fn generate_for<const GEN: u8, const BLACK: bool>(pos: &Position, list: &mut Mov
                     & target
                     & allowed(from)
                     & checking(from, PieceKind::Knight);
-                push_promotable(list, from, t, zone, knight_dead);
+                push_promotable(list, from, t, zone, in_zone, knight_dead);
             }
             for from in pos.pieces(us, PieceKind::Silver) {
                 let t = step_attacks(us, PieceKind::Silver, from)
                     & target
                     & allowed(from)
                     & checking(from, PieceKind::Silver);
-                push_promotable(list, from, t, zone, Bitboard::EMPTY);
+                push_promotable(list, from, t, zone, in_zone, Bitboard::EMPTY);
             }
             let majors = pos.pieces(us, PieceKind::Bishop) | pos.pieces(us, PieceKind::Rook);
             // Square order (bishops and rooks mixed) is kept so the move order does not change;
@@ -396,7 +400,7 @@ fn generate_for<const GEN: u8, const BLACK: bool>(pos: &Position, list: &mut Mov
                     rook_attacks(from, occ)
                 };
                 let t = reach & target & allowed(from) & checking(from, piece.kind());
-                push_promotable(list, from, t, zone, Bitboard::EMPTY);
+                push_promotable(list, from, t, zone, in_zone, Bitboard::EMPTY);
             }
             for from in pos.gold_likes(us) {
                 let t = step_attacks(us, PieceKind::Gold, from)

@@ -116,16 +116,27 @@ pub(crate) struct Geometry {
     pub last1: [Bitboard; 2],
     /// The last two ranks, by colour (same for the knight).
     pub last2: [Bitboard; 2],
+    /// `in_zone[colour][square]`: `zone` as a byte table, for one-square tests in generation (a
+    /// `u128` membership test is a variable double-word shift).
+    pub in_zone: [[bool; Square::NUM]; 2],
 }
 
 impl Geometry {
     fn new(variant: Variant) -> Geometry {
         let by = |f: &dyn Fn(Color) -> Bitboard| [f(Color::Black), f(Color::White)];
+        let zone = by(&|c| variant.promotion_zone(c));
+        let mut in_zone = [[false; Square::NUM]; 2];
+        for color in Color::ALL {
+            for sq in zone[color.index()] {
+                in_zone[color.index()][sq.index()] = true;
+            }
+        }
         Geometry {
             mask: variant.board_mask(),
-            zone: by(&|c| variant.promotion_zone(c)),
+            zone,
             last1: by(&|c| variant.far_ranks(c, 1)),
             last2: by(&|c| variant.far_ranks(c, 2)),
+            in_zone,
         }
     }
 
