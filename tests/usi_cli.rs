@@ -1,21 +1,8 @@
 //! The command-line tools: perft, bench, analyse, --help.
 
-use std::process::{Command, Output};
+mod common;
 
-fn tokin(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tokin"))
-        .args(args)
-        .output()
-        .expect("run tokin")
-}
-
-fn stdout_lines(out: &Output) -> Vec<String> {
-    assert!(out.stdout.is_ascii());
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
+use common::{run_tokin as tokin, stdout_lines};
 
 #[test]
 fn perft_output_format() {

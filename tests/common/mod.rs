@@ -7,7 +7,7 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Output, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -316,4 +316,21 @@ pub fn assert_final_score(lines: &[String]) {
         ),
         None => panic!("no info line before bestmove: {lines:?}"),
     }
+}
+
+/// Runs `tokin` with command-line arguments to completion (the CLI tools, not the USI loop).
+pub fn run_tokin(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tokin"))
+        .args(args)
+        .output()
+        .expect("run tokin")
+}
+
+/// The tool's stdout as lines, after checking it is ASCII.
+pub fn stdout_lines(out: &Output) -> Vec<String> {
+    assert!(out.stdout.is_ascii());
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
 }
