@@ -595,27 +595,13 @@ impl Position {
     /// Pieces of `by` attacking `sq`, with sliders seeing through `occupied`.
     #[inline]
     pub fn attackers_to(&self, by: Color, sq: Square, occupied: Bitboard) -> Bitboard {
-        let opp = by.flip();
         let k = |kind: PieceKind| self.by_kind[kind.index()];
         let bishops = k(PieceKind::Bishop) | k(PieceKind::Horse);
         let rooks = k(PieceKind::Rook) | k(PieceKind::Dragon);
-        let kings = k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon);
-        let golds = k(PieceKind::Gold)
-            | k(PieceKind::ProPawn)
-            | k(PieceKind::ProLance)
-            | k(PieceKind::ProKnight)
-            | k(PieceKind::ProSilver);
-        // A piece of `by` on X attacks `sq` exactly when the same kind of the other colour on `sq`
-        // would attack X.
-        let all = (step_attacks(opp, PieceKind::Pawn, sq) & k(PieceKind::Pawn))
-            | (step_attacks(opp, PieceKind::Knight, sq) & k(PieceKind::Knight))
-            | (step_attacks(opp, PieceKind::Silver, sq) & k(PieceKind::Silver))
-            | (step_attacks(opp, PieceKind::Gold, sq) & golds)
-            | (step_attacks(opp, PieceKind::King, sq) & kings)
-            | (lance_attacks(opp, sq, occupied) & k(PieceKind::Lance))
+        let sliders = (lance_attacks(by.flip(), sq, occupied) & k(PieceKind::Lance))
             | (bishop_attacks(sq, occupied) & bishops)
             | (rook_attacks(sq, occupied) & rooks);
-        all & self.by_color[by.index()]
+        self.step_attackers(by, sq) | (sliders & self.by_color[by.index()])
     }
 
     /// Whether `by` attacks `sq` with sliders seeing through `occupied`. Same answer as
