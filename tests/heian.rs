@@ -5,6 +5,9 @@
 //! No published Heian perft numbers exist; the counts here are proved by the reference generator
 //! below (depths 1-3 node for node, and move for move along random games on both boards).
 
+mod common;
+
+use common::Rng;
 use tokin::core::movegen::{legal_moves, perft, perft_divide};
 use tokin::core::outcome::{bare_king_loser, outcome, DrawReason, Outcome, WinReason};
 use tokin::core::sfen::{Setup, SfenError};
@@ -329,22 +332,6 @@ mod reference {
                 })
                 .sum()
         }
-    }
-}
-
-/// A small deterministic generator (xorshift64*) so that random games are reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
     }
 }
 

@@ -3,6 +3,9 @@
 //! shallower Tokin. Run the matches with
 //! `cargo test --release --test heian_search -- --ignored --nocapture`.
 
+mod common;
+
+use common::Rng;
 use std::sync::{Arc, Mutex};
 use tokin::core::movegen::legal_moves;
 use tokin::core::outcome::{outcome, Outcome};
@@ -129,22 +132,6 @@ fn the_side_about_to_be_bared_saves_its_last_piece() {
 // ---------------------------------------------------------------------------------------------
 // Matches (measurement; ignored in the normal suite)
 // ---------------------------------------------------------------------------------------------
-
-/// xorshift64*: reproducible random openings and a random mover.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 enum Player {
     Engine(Engine),
