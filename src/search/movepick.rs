@@ -350,27 +350,34 @@ impl MovePicker {
     }
 }
 
-/// Moves scored at least `limit` go to the front, sorted descending (stable insertion sort); the
-/// rest stay behind them unsorted, in generation order. Shogi quiet lists run to hundreds of drops
-/// that are mostly tried last or pruned, so sorting them all would cost quadratic time for nothing.
+/// Moves scored at least `limit` go to the front, sorted descending (ties keep their order); the
+/// rest stay behind them unsorted. Shogi quiet lists run to hundreds of drops that are mostly tried
+/// last or pruned, so sorting them all would be wasted work. The front part is partitioned first and
+/// then sorted in O(k log k): an insertion sort here took a quarter of all search time.
 fn partial_sort_descending(moves: &mut [Move], scores: &mut [i32; MAX_MOVES], limit: i32) {
+    // Partition by swapping (the tail keeps the order this leaves it in).
     let mut sorted_end = 0;
     for i in 0..moves.len() {
-        let (m, s) = (moves[i], scores[i]);
-        if s < limit {
-            continue;
+        if scores[i] >= limit {
+            moves.swap(i, sorted_end);
+            scores.swap(i, sorted_end);
+            sorted_end += 1;
         }
-        // Move the element to the end of the sorted prefix, then bubble it into place.
-        moves[i] = moves[sorted_end];
-        scores[i] = scores[sorted_end];
-        let mut j = sorted_end;
-        while j > 0 && scores[j - 1] < s {
-            moves[j] = moves[j - 1];
-            scores[j] = scores[j - 1];
-            j -= 1;
+    }
+    // Stable descending sort of the front without allocation: each key packs the score (high
+    // bits, negated), the position (tie-break) and the move, so sorting the distinct keys ascending
+    // gives the stable descending order.
+    let mut keys = [0i64; MAX_MOVES];
+    for j in 0..sorted_end {
+        keys[j] = -(i64::from(scores[j]) << 32) | (j as i64) << 16 | i64::from(moves[j].to_u16());
+    }
+    keys[..sorted_end].sort_unstable();
+    for (slot, &key) in keys[..sorted_end].iter().enumerate() {
+        let low = key & 0xFFFF_FFFF;
+        // Every key was built from a real move, so the low word is never zero.
+        if let Some(m) = Move::from_u16(low as u16) {
+            moves[slot] = m;
         }
-        moves[j] = m;
-        scores[j] = s;
-        sorted_end += 1;
+        scores[slot] = (-((key - low) >> 32)) as i32;
     }
 }
