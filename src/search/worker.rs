@@ -146,6 +146,22 @@ fn reduction(depth: i32, move_count: usize) -> i32 {
     reductions()[(depth as usize).min(63)][move_count.min(63)]
 }
 
+/// Futility pruning of the `move_count`-th quiet move: even a big positional gain would not lift
+/// the static evaluation to alpha. Once true at a node it stays true for every later move (the
+/// reduction only grows with the move count, alpha only rises).
+#[inline]
+fn futile_quiet(depth: i32, move_count: usize, static_eval: i32, alpha: i32) -> bool {
+    let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
+    lmr_depth < params::FUTILITY_MAX_DEPTH
+        && static_eval + params::FUTILITY_BASE + params::FUTILITY_MULT * lmr_depth <= alpha
+}
+
+/// Late-move pruning: how many moves a non-PV node tries before it drops the quiet ones.
+#[inline]
+fn late_move_limit(depth: i32, improving: bool) -> usize {
+    (params::LMP_BASE + depth * depth) as usize / (2 - usize::from(improving))
+}
+
 /// Lazy-SMP diversification: helper threads skip some depths so that they run ahead of the main
 /// thread at different depths instead of duplicating its work (size/phase pattern per helper).
 const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
@@ -944,7 +960,20 @@ impl Worker {
         let mut capture_count = 0usize;
         let original_alpha = alpha;
 
-        while let Some(m) = picker.next(&self.pos, &self.history) {
+        let lmp_limit = late_move_limit(depth, improving);
+        let lmp_applies = !PV && depth <= params::LMP_MAX_DEPTH;
+        loop {
+            // Quiet moves that the shallow-depth pruning below would drop are not even generated.
+            if ply > 0 && best_score > -MATE_IN_MAX_PLY {
+                if lmp_applies && move_count >= lmp_limit {
+                    picker.skip_quiets();
+                } else if !in_check && futile_quiet(depth, move_count + 1, static_eval, alpha) {
+                    picker.quiet_checks_only();
+                }
+            }
+            let Some(m) = picker.next(&self.pos, &self.history) else {
+                break;
+            };
             let pos = &self.pos;
             if !pos.is_legal_pseudo(m) {
                 continue;
@@ -964,18 +993,12 @@ impl Worker {
                 let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
                 if !tactical && !gives_check {
                     // Late-move pruning.
-                    let lmp_limit =
-                        (params::LMP_BASE + depth * depth) as usize / (2 - usize::from(improving));
-                    if !PV && depth <= params::LMP_MAX_DEPTH && move_count > lmp_limit {
+                    if lmp_applies && move_count > lmp_limit {
                         picker.skip_quiets();
                         continue;
                     }
-                    // Futility: even a big positional gain would not reach alpha.
-                    if !in_check
-                        && lmr_depth < params::FUTILITY_MAX_DEPTH
-                        && static_eval + params::FUTILITY_BASE + params::FUTILITY_MULT * lmr_depth
-                            <= alpha
-                    {
+                    // Futility.
+                    if !in_check && futile_quiet(depth, move_count, static_eval, alpha) {
                         continue;
                     }
                     // SEE: the moved piece just hangs.
