@@ -21,6 +21,12 @@ the names an engine declares are sent); --option1/--option2 NAME=VALUE add any o
 --variant shogi|heian|heian8 sends `setoption name USI_Variant value <v>` to engines that declare it;
 the Heian variants can only be played between Tokin builds (other engines do not know them).
 
+--concurrency N plays N games at once, each with its own pair of engine processes (on a machine with
+C cores, N = C/2 keeps one core per thinking engine when both sides use 1 thread and no pondering).
+--resign-cp CP --resign-moves K (default 1500 and 3) ends a game as a win once both engines' last K
+reports each agree that one side is ahead by CP or more (mate scores count as infinite); 0 turns it
+off. Requiring both to agree keeps one engine's odd score scale from ending a game alone.
+
 Refereeing: standard shogi uses cshogi for legality, mate, fourfold repetition (perpetual check loses)
 and the entering-king declaration (27 points). Heian uses a small board of its own that checks that a
 move moves an own piece onto the board and applies captures, promotion, the bare-king rule and
@@ -340,6 +346,40 @@ def position_command(start_sfen, moves):
     return base + (" moves " + " ".join(moves) if moves else "")
 
 
+def score_cp(score):
+    """A reported score as centipawns from the mover's view (mates as +-100000), or None."""
+    if not score:
+        return None
+    kind, _, value = score.partition(" ")
+    try:
+        if kind == "cp":
+            return int(value)
+        if kind == "mate":
+            return -100000 if value.startswith("-") else 100000
+    except ValueError:
+        return None
+    return None
+
+
+def adjudicated_loser(args, records):
+    """0 or 1 (relative to the mover of the last record: 0 = that mover, 1 = the other side) when both
+    engines have agreed for --resign-moves moves each that the game is decided by at least
+    --resign-cp, else None. Both must agree, so one engine's odd scale cannot end a game alone."""
+    n = 2 * args.resign_moves
+    if args.resign_cp <= 0 or len(records) < n:
+        return None
+    scores = [score_cp(r[2]) for r in records[-n:]]
+    if any(s is None for s in scores):
+        return None
+    # scores[-1] is the last mover's view, scores[-2] the other side's, alternating backwards.
+    last, other = scores[-1::-2], scores[-2::-2]
+    if all(s <= -args.resign_cp for s in last) and all(s >= args.resign_cp for s in other):
+        return 0
+    if all(s >= args.resign_cp for s in last) and all(s <= -args.resign_cp for s in other):
+        return 1
+    return None
+
+
 def play_game(args, engines, black, opening, log):
     """Plays one game; engines[black] has Black. Returns (winner colour or None, reason, sfen, moves)."""
     start_sfen = opening[0] or START_SFEN[args.variant]
@@ -396,6 +436,9 @@ def play_game(args, engines, black, opening, log):
         if result is not None:
             winner, reason = result
             return winner, reason, start_sfen, moves, records
+        loser = adjudicated_loser(args, records)
+        if loser is not None:
+            return (1 - side if loser == 0 else side), "adjudication", start_sfen, moves, records
 
 
 def write_record(args, number, names, start_sfen, moves, opening_len, records, winner, reason):
@@ -505,6 +548,10 @@ def main():
     parser.add_argument("--hash", type=int, default=64, help="hash MB")
     parser.add_argument("--max-plies", type=int, default=320, help="draw after this many plies")
     parser.add_argument("--sprt", nargs=4, type=float, metavar=("ELO0", "ELO1", "ALPHA", "BETA"))
+    parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
+    parser.add_argument("--resign-cp", type=int, default=1500,
+                        help="adjudicate a win once both engines agree on at least this margin (0: never)")
+    parser.add_argument("--resign-moves", type=int, default=3, help="... for this many moves each")
     parser.add_argument("--out", help="directory for game records")
     parser.add_argument("--log", help="file for the full USI traffic")
     args = parser.parse_args()
@@ -530,77 +577,116 @@ def main():
         ("Hash", args.hash),
         ("USI_Variant", args.variant),
     ]
-    engines = []
-    for command, name, extra in (
-        (args.engine1, names[0], parse_options(args.option1)),
-        (args.engine2, names[1], parse_options(args.option2)),
-    ):
-        engine = Engine(command, name, log)
-        try:
-            engine.start(common + extra)
-        except EngineError as e:
-            raise SystemExit(str(e))
-        if args.variant != "shogi" and not engine.declares("USI_Variant"):
-            raise SystemExit(f"{name} does not declare USI_Variant: it cannot play {args.variant}")
-        engines.append(engine)
-
-    if args.sprt:
-        elo0, elo1, alpha, beta = args.sprt
-        lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
-    w = l = d = 0
+    setups = [
+        (args.engine1, names[0], common + parse_options(args.option1)),
+        (args.engine2, names[1], common + parse_options(args.option2)),
+    ]
+    state = Tally(args)
+    jobs = queue.Queue()
     games = args.games + args.games % 2
-    number = 0
+    for pair in range(games // 2):
+        opening = openings[pair % len(openings)]
+        for black in (0, 1):  # engine index playing Black
+            jobs.put((2 * pair + black + 1, opening, black))
+    threads = [
+        threading.Thread(target=play_jobs, args=(args, setups, names, jobs, state, log), daemon=True)
+        for _ in range(max(1, args.concurrency))
+    ]
     try:
-        for pair in range(games // 2):
-            opening = openings[pair % len(openings)]
-            for black in (0, 1):  # engine index playing Black
-                number += 1
-                for engine in engines:
-                    engine.ready()
-                winner, reason, start, moves, records = play_game(args, engines, black, opening, log)
-                for colour, engine in ((0, engines[black]), (1, engines[1 - black])):
-                    outcome = "draw" if winner is None else ("win" if winner == colour else "lose")
-                    try:
-                        engine.send(f"gameover {outcome}")
-                    except EngineError:
-                        pass
-                engine1_colour = 0 if black == 0 else 1
-                if winner is None:
-                    d += 1
-                    result = "1/2"
-                elif winner == engine1_colour:
-                    w += 1
-                    result = "1-0" if winner == 0 else "0-1"
+        for t in threads:
+            t.start()
+        for t in threads:
+            while t.is_alive():
+                t.join(0.5)
+    except KeyboardInterrupt:
+        state.stop.set()
+    finally:
+        print(f"{names[0]} vs {names[1]}: +{state.w} -{state.l} ={state.d}  {summary(state.w, state.l, state.d)}")
+        if args.sprt:
+            llr = sprt_llr(state.w, state.l, state.d, state.elo0, state.elo1)
+            print(
+                f"SPRT elo0 {state.elo0} elo1 {state.elo1}: llr {llr:.2f} "
+                f"bounds [{state.lower:.2f}, {state.upper:.2f}]"
+            )
+        if state.error:
+            print(state.error, file=sys.stderr)
+        if log:
+            log.close()
+
+
+class Tally:
+    """The match's running result, shared by the game threads (all access under `lock`)."""
+
+    def __init__(self, args):
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.w = self.l = self.d = 0
+        self.error = None
+        if args.sprt:
+            self.elo0, self.elo1, alpha, beta = args.sprt
+            self.lower, self.upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+    def record(self, args, number, names, black, winner, reason, start, moves, records, opening_len):
+        with self.lock:
+            engine1_colour = 0 if black == 0 else 1
+            if winner is None:
+                self.d += 1
+                result = "1/2"
+            else:
+                result = "1-0" if winner == 0 else "0-1"
+                if winner == engine1_colour:
+                    self.w += 1
                 else:
-                    l += 1
-                    result = "1-0" if winner == 0 else "0-1"
-                game_names = [names[black], names[1 - black]]
-                print(
-                    f"game {number:4d}: {game_names[0]} (black) vs {game_names[1]} (white) {result} "
-                    f"{reason}, {len(moves)} plies | {names[0]} +{w} -{l} ={d}",
-                    flush=True,
-                )
-                if args.out:
-                    write_record(
-                        args, number, game_names, start, moves, len(opening[1]), records, winner, reason
-                    )
-                if args.sprt:
-                    llr = sprt_llr(w, l, d, elo0, elo1)
-                    if llr >= upper or llr <= lower:
-                        verdict = "H1 accepted" if llr >= upper else "H0 accepted"
-                        print(f"SPRT: llr {llr:.2f} bounds [{lower:.2f}, {upper:.2f}]: {verdict}")
-                        raise StopIteration
-    except (StopIteration, KeyboardInterrupt):
-        pass
+                    self.l += 1
+            game_names = [names[black], names[1 - black]]
+            print(
+                f"game {number:4d}: {game_names[0]} (black) vs {game_names[1]} (white) {result} "
+                f"{reason}, {len(moves)} plies | {names[0]} +{self.w} -{self.l} ={self.d}",
+                flush=True,
+            )
+            if args.out:
+                write_record(args, number, game_names, start, moves, opening_len, records, winner, reason)
+            if args.sprt:
+                llr = sprt_llr(self.w, self.l, self.d, self.elo0, self.elo1)
+                if llr >= self.upper or llr <= self.lower:
+                    verdict = "H1 accepted" if llr >= self.upper else "H0 accepted"
+                    print(f"SPRT: llr {llr:.2f} bounds [{self.lower:.2f}, {self.upper:.2f}]: {verdict}")
+                    self.stop.set()
+
+
+def play_jobs(args, setups, names, jobs, state, log):
+    """One game thread: its own pair of engine processes, games taken from `jobs` until it is empty
+    or the match is stopped."""
+    engines = []
+    try:
+        for command, name, options in setups:
+            engine = Engine(command, name, log)
+            engines.append(engine)
+            engine.start(options)
+            if args.variant != "shogi" and not engine.declares("USI_Variant"):
+                raise EngineError(f"{name} does not declare USI_Variant: it cannot play {args.variant}")
+        while not state.stop.is_set():
+            try:
+                number, opening, black = jobs.get_nowait()
+            except queue.Empty:
+                break
+            for engine in engines:
+                engine.ready()
+            winner, reason, start, moves, records = play_game(args, engines, black, opening, log)
+            for colour, engine in ((0, engines[black]), (1, engines[1 - black])):
+                outcome = "draw" if winner is None else ("win" if winner == colour else "lose")
+                try:
+                    engine.send(f"gameover {outcome}")
+                except EngineError:
+                    pass
+            state.record(args, number, names, black, winner, reason, start, moves, records, len(opening[1]))
+    except EngineError as e:
+        with state.lock:
+            state.error = str(e)
+        state.stop.set()
     finally:
         for engine in engines:
             engine.quit()
-        print(f"{names[0]} vs {names[1]}: +{w} -{l} ={d}  {summary(w, l, d)}")
-        if args.sprt:
-            llr = sprt_llr(w, l, d, elo0, elo1)
-            print(f"SPRT elo0 {elo0} elo1 {elo1}: llr {llr:.2f} bounds [{lower:.2f}, {upper:.2f}]")
-        if log:
-            log.close()
 
 
 if __name__ == "__main__":
