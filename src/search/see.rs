@@ -6,7 +6,7 @@
 //! ignored: SEE is an ordering and pruning estimate, not a proof.
 
 use super::values::piece_value;
-use crate::core::{Bitboard, Move, PieceKind, Position, Square};
+use crate::core::{Move, PieceKind, Position};
 
 /// Attackers tried cheapest first. Gold-likes are ordered by their board value.
 const ORDER: [PieceKind; 14] = [
@@ -25,13 +25,6 @@ const ORDER: [PieceKind; 14] = [
     PieceKind::Dragon,
     PieceKind::King,
 ];
-
-#[inline]
-fn all_attackers(pos: &Position, sq: Square, occupied: Bitboard) -> Bitboard {
-    (pos.attackers_to(crate::core::Color::Black, sq, occupied)
-        | pos.attackers_to(crate::core::Color::White, sq, occupied))
-        & occupied
-}
 
 /// True when `m` (pseudo-legal) gains at least `threshold` by exchange on its destination.
 pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
@@ -59,7 +52,7 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
         occupied = occupied.without(from);
     }
     let mut stm = pos.side_to_move();
-    let mut attackers = all_attackers(pos, to, occupied);
+    let mut attackers = pos.all_attackers_to(to, occupied) & occupied;
     // 1 while the side that made the last capture is ahead of the threshold.
     let mut res = 1;
     loop {
@@ -92,7 +85,10 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
             break;
         }
         occupied = occupied.without(sq);
-        attackers = all_attackers(pos, to, occupied);
+        // Only a slider behind the captured-with piece can join; a knight stands on no line.
+        if kind != PieceKind::Knight {
+            attackers |= pos.slider_attackers_to(to, occupied);
+        }
     }
     res != 0
 }

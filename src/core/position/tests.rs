@@ -586,3 +586,36 @@ fn random_heian_games_stay_consistent() {
         random_walk(Position::startpos(Variant::Heian8), 150, seed);
     }
 }
+
+#[test]
+fn all_attackers_are_both_colours_attackers_through_any_occupancy() {
+    let sfens = [
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
+        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+    ];
+    let mut seen_sliders = 0;
+    for sfen in sfens {
+        let p = pos(sfen);
+        // The real occupancy, then ones with pieces lifted off (as an exchange lifts them).
+        let full = p.occupied();
+        let mut occupancies = vec![full];
+        for (i, lifted) in full.iter().enumerate() {
+            let last = *occupancies.last().unwrap_or(&full);
+            if i % 3 == 0 {
+                occupancies.push(last.without(lifted));
+            }
+        }
+        for &occ in &occupancies {
+            for target in Bitboard::ALL & p.variant().board_mask() {
+                let both = p.attackers_to(Color::Black, target, occ)
+                    | p.attackers_to(Color::White, target, occ);
+                assert_eq!(p.all_attackers_to(target, occ), both, "{sfen} {target:?}");
+                let sliders = p.slider_attackers_to(target, occ);
+                assert_eq!(sliders & !both, Bitboard::EMPTY);
+                seen_sliders += sliders.count();
+            }
+        }
+    }
+    assert!(seen_sliders > 0);
+}
