@@ -170,18 +170,21 @@ pub fn legal_moves(pos: &Position) -> MoveList {
 }
 
 /// Not in check: captures (with every promotion choice) and pawn pushes that promote.
+#[inline(never)]
 pub fn generate_captures(pos: &Position, list: &mut MoveList) {
     debug_assert!(!pos.in_check());
     generate::<CAPTURES>(pos, list);
 }
 
 /// Not in check: every move `generate_captures` leaves out, drops included.
+#[inline(never)]
 pub fn generate_quiets(pos: &Position, list: &mut MoveList) {
     debug_assert!(!pos.in_check());
     generate::<QUIETS>(pos, list);
 }
 
 /// In check: every evasion.
+#[inline(never)]
 pub fn generate_evasions(pos: &Position, list: &mut MoveList) {
     debug_assert!(pos.in_check());
     generate::<EVASIONS>(pos, list);
@@ -189,6 +192,7 @@ pub fn generate_evasions(pos: &Position, list: &mut MoveList) {
 
 /// Not in check: the moves of `generate_quiets` (non-captures other than promoting pawn pushes,
 /// and drops) that give check, directly or by discovery.
+#[inline(never)]
 pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     debug_assert!(!pos.in_check());
     // Generation is narrowed to the squares that can check (per kind, promotions included) plus the

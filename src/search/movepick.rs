@@ -198,6 +198,7 @@ impl MovePicker {
         Some(self.moves[order_index(key)])
     }
 
+    #[inline(never)]
     fn score_captures(&mut self, pos: &Position, history: &History) {
         self.keys.clear();
         for &m in self.moves.iter() {
@@ -209,6 +210,7 @@ impl MovePicker {
         }
     }
 
+    #[inline(never)]
     fn score_quiets(&mut self, pos: &Position, history: &History) {
         let side = pos.side_to_move();
         self.keys.clear();
@@ -219,6 +221,7 @@ impl MovePicker {
         }
     }
 
+    #[inline(never)]
     fn score_evasions(&mut self, pos: &Position, history: &History) {
         let side = pos.side_to_move();
         self.keys.clear();
@@ -233,6 +236,7 @@ impl MovePicker {
 
     /// A killer or counter move is handed out only when it is a legal-looking quiet move here.
     #[inline]
+    #[inline(never)]
     fn usable_refutation(&self, pos: &Position, m: Option<Move>) -> Option<Move> {
         let m = m?;
         (!self.skip_quiets
@@ -420,6 +424,7 @@ fn order_score(key: i64) -> i32 {
 /// Keys of moves scored at least `limit` go to the front, best first (ties in generation order);
 /// the rest stay behind them unsorted. Shogi quiet lists run to hundreds of drops that are mostly
 /// tried last or pruned, so sorting them all would be wasted work.
+#[inline(never)]
 fn sort_front(keys: &mut [i64], limit: i32) {
     let mut front = 0;
     for i in 0..keys.len() {
