@@ -198,6 +198,8 @@ impl MovePicker {
         Some(self.moves[order_index(key)])
     }
 
+    // The scorers, `sort_front` and the core's generators stay out of line: inlined into `next`
+    // they made its hot loop 7% more instructions of the whole search (callgrind, bench depth 10).
     #[inline(never)]
     fn score_captures(&mut self, pos: &Position, history: &History) {
         self.keys.clear();
@@ -236,7 +238,6 @@ impl MovePicker {
 
     /// A killer or counter move is handed out only when it is a legal-looking quiet move here.
     #[inline]
-    #[inline(never)]
     fn usable_refutation(&self, pos: &Position, m: Option<Move>) -> Option<Move> {
         let m = m?;
         (!self.skip_quiets
