@@ -47,6 +47,25 @@ fn gravity(entry: &mut i16, bonus: i32) {
     *entry = (e + b - e * b.abs() / params::HISTORY_MAX) as i16;
 }
 
+/// The continuation row of a missing previous move: all zero, so scoring needs no branch.
+static ZERO_ROW: [i16; PIECE_TO] = [0; PIECE_TO];
+
+/// `History::quiet_score` with the side's and the previous moves' tables already looked up.
+pub struct QuietScorer<'a> {
+    butterfly: &'a [[i16; Square::NUM]; SOURCES],
+    continuation: [&'a [i16]; 2],
+}
+
+impl QuietScorer<'_> {
+    /// The score of quiet move `m` whose (piece, destination) index is `cur`.
+    #[inline]
+    pub fn score(&self, m: Move, cur: usize) -> i32 {
+        self.butterfly[source(m)][m.to().index()] as i32
+            + self.continuation[0][cur] as i32
+            + self.continuation[1][cur] as i32
+    }
+}
+
 pub struct History {
     /// `[side][source][to]`.
     butterfly: Box<[[[i16; Square::NUM]; SOURCES]; 2]>,
@@ -93,16 +112,6 @@ impl History {
     }
 
     #[inline]
-    pub fn butterfly(&self, side: Color, m: Move) -> i32 {
-        self.butterfly[side.index()][source(m)][m.to().index()] as i32
-    }
-
-    #[inline]
-    pub fn continuation(&self, prev: Option<usize>, cur: usize) -> i32 {
-        prev.map_or(0, |p| self.continuation[p * PIECE_TO + cur] as i32)
-    }
-
-    #[inline]
     pub fn counter(&self, prev: Option<usize>) -> Option<Move> {
         prev.and_then(|p| self.counter[p])
     }
@@ -111,7 +120,21 @@ impl History {
     /// and two plies back.
     #[inline]
     pub fn quiet_score(&self, side: Color, m: Move, cur: usize, prev: [Option<usize>; 2]) -> i32 {
-        self.butterfly(side, m) + self.continuation(prev[0], cur) + self.continuation(prev[1], cur)
+        self.quiet_scorer(side, prev).score(m, cur)
+    }
+
+    /// The tables `quiet_score` reads for `side` after the moves `prev`, looked up once for a
+    /// whole list of moves.
+    #[inline]
+    pub fn quiet_scorer(&self, side: Color, prev: [Option<usize>; 2]) -> QuietScorer<'_> {
+        let row = |p: Option<usize>| match p {
+            Some(p) => &self.continuation[p * PIECE_TO..(p + 1) * PIECE_TO],
+            None => &ZERO_ROW[..],
+        };
+        QuietScorer {
+            butterfly: &self.butterfly[side.index()],
+            continuation: [row(prev[0]), row(prev[1])],
+        }
     }
 
     /// Rewards (`bonus > 0`) or punishes a quiet move in all three tables.

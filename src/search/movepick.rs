@@ -15,10 +15,11 @@ use super::history::{piece_to, History};
 use super::params;
 use super::see::see_ge;
 use super::values::piece_value;
+use crate::core::attacks::step_attacks;
 use crate::core::movegen::{
     generate_captures, generate_checks, generate_evasions, generate_quiets,
 };
-use crate::core::{Move, MoveList, PieceKind, Position, Square, MAX_MOVES};
+use crate::core::{Bitboard, Move, MoveList, PieceKind, Position, MAX_MOVES};
 use std::mem::MaybeUninit;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -95,22 +96,32 @@ fn mvv_lva(pos: &Position, m: Move) -> i32 {
 /// 8/9/10: no nudge 707396/1252539/2047451; near +500 / far -1500 529669/799962/1446185 (kept);
 /// +1000/-3000 649287/966661/1578809; +250/-750 725936/1126786/1906960.
 #[inline]
-fn quiet_bias(pos: &Position, m: Move) -> i32 {
+fn quiet_bias(m: Move, near_enemy_king: Bitboard) -> i32 {
     if m.is_promotion() {
         return 3000;
     }
     if m.is_drop() {
-        let near_king = pos
-            .king_square(pos.side_to_move().flip())
-            .is_some_and(|k| chebyshev(k, m.to()) <= 2);
-        return if near_king { 500 } else { -1500 };
+        return if near_enemy_king.contains(m.to()) {
+            500
+        } else {
+            -1500
+        };
     }
     0
 }
 
+/// The squares within two steps (Chebyshev distance 2) of the enemy king: where drops attack.
 #[inline]
-fn chebyshev(a: Square, b: Square) -> u8 {
-    a.file().abs_diff(b.file()).max(a.rank().abs_diff(b.rank()))
+fn near_king(pos: &Position) -> Bitboard {
+    let them = pos.side_to_move().flip();
+    let Some(k) = pos.king_square(them) else {
+        return Bitboard::EMPTY;
+    };
+    let mut near = step_attacks(them, PieceKind::King, k);
+    for sq in near {
+        near |= step_attacks(them, PieceKind::King, sq);
+    }
+    near
 }
 
 impl MovePicker {
@@ -216,22 +227,23 @@ impl MovePicker {
     fn score_quiets(&mut self, pos: &Position, history: &History) {
         let side = pos.side_to_move();
         self.keys.clear();
+        let scorer = history.quiet_scorer(side, self.ctx.prev);
+        let near_enemy_king = near_king(pos);
         for &m in self.moves.iter() {
-            self.keys.push(
-                history.quiet_score(side, m, piece_to(pos, m), self.ctx.prev) + quiet_bias(pos, m),
-            );
+            self.keys
+                .push(scorer.score(m, piece_to(pos, m)) + quiet_bias(m, near_enemy_king));
         }
     }
 
     #[inline(never)]
     fn score_evasions(&mut self, pos: &Position, history: &History) {
-        let side = pos.side_to_move();
+        let scorer = history.quiet_scorer(pos.side_to_move(), self.ctx.prev);
         self.keys.clear();
         for &m in self.moves.iter() {
             self.keys.push(if pos.is_capture(m) {
                 1 << 20 | mvv_lva(pos, m)
             } else {
-                history.quiet_score(side, m, piece_to(pos, m), self.ctx.prev)
+                scorer.score(m, piece_to(pos, m))
             });
         }
     }
