@@ -483,7 +483,9 @@ fn rust_source(w: &Weights) -> String {
     };
     format!(
         "    pub const DEFAULT: Weights = Weights {{
+        //       P    L    N    S    B    R    G    K   +P   +L   +N   +S   +B   +R
         board: [{}],
+        //     P    L    N    S    B    R    G
         hand: [{}],
         hand_first: [{}],
         no_drop_material_scale: {},
@@ -495,9 +497,12 @@ fn rust_source(w: &Weights) -> String {
         lance_rank: [{}],
         knight_rank: [{}],
         king_rank: [{}],
+        //        L  B  R  +B +R
         mobility: [{}],
         promotion_reach: [{}],
+        //            P  L  N  S  G  B  R  PM +B +R
         attack_unit: [{}],
+        //                P  L  N  S  B  R  G
         hand_attack_unit: [{}],
         defend_unit: [{}],
         danger_linear: {},
