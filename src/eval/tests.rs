@@ -158,15 +158,21 @@ fn a_pawn_in_hand_beats_the_same_pawn_on_the_board() {
     let in_hand = eval("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPP1/1B5R1/LNSGKGSNL b P 1");
     let on_board = eval("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
     assert!(in_hand > on_board, "in hand {in_hand}, on board {on_board}");
-    assert!(hand_value(HandKind::Pawn) > piece_value(PieceKind::Pawn));
+    // Tuned, a further pawn in hand is worth about a board pawn; the first copy (drop threats) more.
+    let first_in_hand =
+        hand_value(HandKind::Pawn) + Weights::DEFAULT.hand_first[HandKind::Pawn.index()];
+    assert!(first_in_hand > piece_value(PieceKind::Pawn));
 }
 
 #[test]
 fn hand_copies_have_diminishing_returns() {
+    // Material alone: king danger from the golds grows faster than linearly (a second attacker
+    // makes the first one more dangerous), which is a different question.
     let w = Weights::DEFAULT;
-    let one = eval("4k4/9/9/9/9/9/9/9/4K4 b G 1");
-    let two = eval("4k4/9/9/9/9/9/9/9/4K4 b 2G 1");
-    let none = eval("4k4/9/9/9/9/9/9/9/4K4 b - 1");
+    let material = |sfen: &str| Breakdown::compute(&w, &pos(sfen, Variant::Shogi)).material;
+    let one = material("4k4/9/9/9/9/9/9/9/4K4 b G 1");
+    let two = material("4k4/9/9/9/9/9/9/9/4K4 b 2G 1");
+    let none = material("4k4/9/9/9/9/9/9/9/4K4 b - 1");
     assert!(
         one - none > two - one,
         "first {} second {}",
