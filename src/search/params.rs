@@ -103,6 +103,15 @@ params! {
     /// depth 8 (real eval): every node (1) 694618 nodes and twice the time of none (575577);
     /// from depth 3 on, 534708 nodes in the least time; from 6 on it never fires.
     MATE1_MIN_DEPTH = 3, 1, 99, 1;
+    /// Mate-in-three probing (`search::mate3`) from this remaining depth on, after mate in one
+    /// failed and only without a TT hit.
+    MATE3_MIN_DEPTH = 99, 1, 99, 1;
+    /// ... only when the enemy king has at most this many free squares to step to.
+    MATE3_MAX_ESCAPES = 2, 0, 8, 1;
+    /// A check with more answers than this is not tried (each answer needs its own mate).
+    MATE3_MAX_EVASIONS = 8, 1, 64, 1;
+    /// Most mate-in-one probes after evasions per mate-in-three probe.
+    MATE3_BUDGET = 64, 8, 1024, 8;
     /// Check extension (1 = on).
     CHECK_EXTENSION = 1, 0, 1, 1;
     /// Score of a position whose side to move reached it again with strictly more in hand
