@@ -116,7 +116,8 @@ params! {
     /// instructions (callgrind; wall time on the shared machine is noise), off: 529675 / 5.676 G.
     /// From depth 3 with escapes <= 2: 675925 / 7.638 G, all of it bench pos 20 (bare kings, full
     /// hands: found mates make the side being mated search every alternative), and +93 -107 =0
-    /// against off (20k nodes/move, 200 games: -24 Elo, 95% [-73, +24]). From depth 3 with
+    /// against off (20k nodes/move, 200 games: -24 Elo, 95% [-73, +24]); colours of the match
+    /// script's engines swapped, another 200: +93 -107 again (400 games: -24, about [-59, +10]). With
     /// escapes <= 8: 624060 / 9.050 G (the probe 24% of the time). From depth 4: 529680 / 5.702 G,
     /// +94 -106 =0 against off (same match: -21 Elo, 95% [-70, +27]). Off until a longer match
     /// shows a gain.
