@@ -2,12 +2,14 @@
 //!
 //! `pool` is the protocol layer's handle; `worker` is one search thread (alpha-beta, quiescence,
 //! iterative deepening); `movepick`, `history` and `see` order moves; `tt` is the shared table;
-//! `time` turns the clock into limits; `mate_probe` runs df-pn at the root of a mating attack; `params` holds every tunable number; `bench` is the fixed
-//! node-count benchmark.
+//! `time` turns the clock into limits; `mate_probe` runs df-pn at the root of a mating attack;
+//! `mate3` finds mates in one and three plies at interior nodes; `params` holds every tunable
+//! number; `bench` is the fixed node-count benchmark.
 
 pub mod api;
 pub mod bench;
 mod history;
+mod mate3;
 mod mate_probe;
 mod movepick;
 pub mod params;

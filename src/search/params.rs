@@ -87,6 +87,14 @@ params! {
     IIR_MIN_DEPTH = 4, 2, 8, 1;
     /// Quiescence delta pruning: skip a capture whose best-case gain leaves `alpha` out of reach.
     QS_FUTILITY_MARGIN = 200, 50, 400, 20;
+    /// Quiet checks at the first quiescence ply (1 = on): contact checks (to a square next to the
+    /// enemy king) with SEE >= 0, tried when `eval + margin > alpha`. Off: every quiet check with
+    /// margin 400 took the bench (depth 8) from 529675 to 2761737 nodes; contact checks with margin
+    /// 200 to 759801 (positions 1-13 unchanged; pos 20, bare kings with full hands, 151911 ->
+    /// 371853) and scored +93 -107 =0 against off (20k nodes/move, 200 games: -24 Elo, 95%
+    /// [-73, +24]).
+    QS_CHECKS = 0, 0, 1, 1;
+    QS_CHECK_MARGIN = 200, 0, 2000, 50;
     /// Cap of the history tables (gravity keeps values inside +-this).
     HISTORY_MAX = 16384, 8192, 32767, 1024;
     /// History bonus per depth: `min(mult * depth - sub, max_bonus)`.
@@ -103,6 +111,23 @@ params! {
     /// depth 8 (real eval): every node (1) 694618 nodes and twice the time of none (575577);
     /// from depth 3 on, 534708 nodes in the least time; from 6 on it never fires.
     MATE1_MIN_DEPTH = 3, 1, 99, 1;
+    /// Mate-in-three probing (`search::mate3`) from this remaining depth on, after mate in one
+    /// failed and only without a TT hit (so never below `MATE1_MIN_DEPTH`). Bench depth 8, nodes /
+    /// instructions (callgrind; wall time on the shared machine is noise), off: 529675 / 5.676 G.
+    /// From depth 3 with escapes <= 2: 675925 / 7.638 G, all of it bench pos 20 (bare kings, full
+    /// hands: found mates make the side being mated search every alternative), and +93 -107 =0
+    /// against off (20k nodes/move, 200 games: -24 Elo, 95% [-73, +24]); colours of the match
+    /// script's engines swapped, another 200: +93 -107 again (400 games: -24, about [-59, +10]). With
+    /// escapes <= 8: 624060 / 9.050 G (the probe 24% of the time). From depth 4: 529680 / 5.702 G,
+    /// +94 -106 =0 against off (same match: -21 Elo, 95% [-70, +27]). Off until a longer match
+    /// shows a gain.
+    MATE3_MIN_DEPTH = 99, 1, 99, 1;
+    /// ... only when the enemy king has at most this many free squares to step to.
+    MATE3_MAX_ESCAPES = 2, 0, 8, 1;
+    /// A check with more answers than this is not tried (each answer needs its own mate).
+    MATE3_MAX_EVASIONS = 8, 1, 64, 1;
+    /// Most mate-in-one probes after evasions per mate-in-three probe.
+    MATE3_BUDGET = 64, 8, 1024, 8;
     /// Check extension (1 = on).
     CHECK_EXTENSION = 1, 0, 1, 1;
     /// Score of a position whose side to move reached it again with strictly more in hand

@@ -7,6 +7,7 @@
 
 use super::api::{Bound, SearchEvent, SearchInfo};
 use super::history::{bonus, piece_to, History};
+use super::mate3;
 use super::movepick::{is_tactical, MovePicker, OrderingContext};
 use super::params;
 use super::pool::SearchConfig;
@@ -19,9 +20,9 @@ use super::time::TimeLimits;
 use super::tt::{TranspositionTable, TtBound};
 use super::values::evaluate;
 use crate::core::attacks::step_attacks;
-use crate::core::movegen::generate_evasions;
+use crate::core::movegen::generate_checks;
 use crate::core::outcome::bare_king_loser;
-use crate::core::{HandKind, Move, MoveList, PieceKind, Position, Repetition, Variant};
+use crate::core::{Bitboard, Move, MoveList, PieceKind, Position, Repetition, Variant};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
@@ -702,73 +703,13 @@ impl Worker {
         None
     }
 
-    /// A move that mates at once, looked for among direct checks landing next to the enemy king
-    /// (drops and board moves, with and without promotion; knight checks included). Candidates are
-    /// filtered by the position's check squares before any legality test, so a node with nothing to
-    /// try costs a few bitboard operations. Pawn drops are skipped: a pawn drop that mates is illegal
-    /// (uchifuzume). Distant slider checks are left to the search.
-    fn mate_in_one(&mut self) -> Option<Move> {
-        let pos = &mut self.pos;
-        let us = pos.side_to_move();
-        let them = us.flip();
-        let ksq = pos.king_square(them)?;
-        let around = (step_attacks(them, PieceKind::King, ksq)
-            | step_attacks(them, PieceKind::Knight, ksq))
-            & pos.variant().board_mask()
-            & !pos.pieces_of(us);
-        let hand = pos.hand(us);
-        let occupied = pos.occupied();
-        let mut candidates = MoveList::new();
-        for to in around.iter() {
-            for from in pos.attackers_to(us, to, occupied).iter() {
-                let Some(piece) = pos.piece_on(from) else {
-                    continue;
-                };
-                let kind = piece.kind();
-                if pos.check_squares(kind).contains(to) {
-                    let m = Move::normal(from, to, false);
-                    if pos.is_pseudo_legal(m) {
-                        candidates.push(m);
-                    }
-                }
-                if let Some(promoted) = kind.promoted() {
-                    if pos.check_squares(promoted).contains(to) {
-                        let m = Move::normal(from, to, true);
-                        if pos.is_pseudo_legal(m) {
-                            candidates.push(m);
-                        }
-                    }
-                }
-            }
-            if !occupied.contains(to) {
-                for (kind, count) in hand.iter() {
-                    if count > 0
-                        && kind != HandKind::Pawn
-                        && pos.check_squares(kind.piece_kind()).contains(to)
-                    {
-                        let m = Move::drop(kind, to);
-                        if pos.is_pseudo_legal(m) {
-                            candidates.push(m);
-                        }
-                    }
-                }
-            }
-        }
-        let mut evasions = MoveList::new();
-        for &m in candidates.iter() {
-            if !pos.is_legal_pseudo(m) {
-                continue;
-            }
-            pos.do_move(m);
-            evasions.clear();
-            generate_evasions(pos, &mut evasions);
-            let escapes = evasions.iter().any(|&e| pos.is_legal_pseudo(e));
-            pos.undo_move();
-            if !escapes {
-                return Some(m);
-            }
-        }
-        None
+    /// Cheap filters before the mate-in-three probe: the enemy king has few free squares, and the
+    /// game cannot hit the move limit inside the three plies (the probe does not know that rule).
+    #[inline]
+    fn mate3_allowed(&self, sh: &Shared) -> bool {
+        let max_moves = sh.config.max_moves_to_draw;
+        (max_moves == 0 || self.pos.game_ply() + 3 <= max_moves)
+            && mate3::king_escapes(&self.pos) <= params::MATE3_MAX_ESCAPES as u32
     }
 
     // ----------------------------------------------------------------------------------------
@@ -785,7 +726,7 @@ impl Worker {
         cut_node: bool,
     ) -> i32 {
         if depth <= 0 {
-            return self.qsearch::<PV>(sh, alpha, beta, ply);
+            return self.qsearch::<PV>(sh, alpha, beta, ply, true);
         }
         // 1. Bookkeeping.
         if PV {
@@ -863,10 +804,19 @@ impl Worker {
         };
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
 
-        // 6. Mate in one.
+        // 6. Mate in one, then (cramped enemy king, enough depth for it to pay) mate in three.
         if !in_check && depth >= params::MATE1_MIN_DEPTH && tt_hit.is_none() {
-            if let Some(m) = self.mate_in_one() {
-                let score = mate_in(ply + 1);
+            let mut found = mate3::mate_in_one(&mut self.pos).map(|m| (m, 1));
+            if found.is_none() && depth >= params::MATE3_MIN_DEPTH && self.mate3_allowed(sh) {
+                found = mate3::mate_in_three(
+                    &mut self.pos,
+                    params::MATE3_MAX_EVASIONS as usize,
+                    params::MATE3_BUDGET as u32,
+                )
+                .map(|(m, plies)| (m, plies as usize));
+            }
+            if let Some((m, plies)) = found {
+                let score = mate_in(ply + plies);
                 if PV {
                     self.pv_len[ply + 1] = ply + 1;
                     self.update_pv(ply, m);
@@ -888,7 +838,7 @@ impl Worker {
         if !PV && !in_check {
             // 7. Razoring: hopeless at low depth, verify with quiescence.
             if depth <= params::RAZOR_MAX_DEPTH && eval + params::RAZOR_MARGIN * depth < alpha {
-                let score = self.qsearch::<false>(sh, alpha, alpha + 1, ply);
+                let score = self.qsearch::<false>(sh, alpha, alpha + 1, ply, true);
                 if score <= alpha {
                     return score;
                 }
@@ -1148,12 +1098,15 @@ impl Worker {
     // Quiescence
     // ----------------------------------------------------------------------------------------
 
+    /// `first`: this is the first quiescence ply below the main search, where quiet checks are
+    /// tried after the captures.
     fn qsearch<const PV: bool>(
         &mut self,
         sh: &Shared,
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        first: bool,
     ) -> i32 {
         if PV {
             self.pv_len[ply] = ply;
@@ -1254,7 +1207,7 @@ impl Worker {
                 }
             }
             self.make(sh, m, ply);
-            let score = -self.qsearch::<PV>(sh, -beta, -alpha, ply + 1);
+            let score = -self.qsearch::<PV>(sh, -beta, -alpha, ply + 1, false);
             self.unmake();
             if sh.stop.load(Ordering::Relaxed) {
                 return 0;
@@ -1275,6 +1228,48 @@ impl Worker {
         }
         if in_check && move_count == 0 {
             return mated_in(ply);
+        }
+        // Quiet checks (drops included) at the first ply: a check the opponent must answer at once
+        // finds short mating attacks the captures-only search stands pat over. Only checks that do
+        // not hang the checker, and not when even a big gain would leave alpha out of reach.
+        if first
+            && params::QS_CHECKS != 0
+            && !in_check
+            && best_score < beta
+            && static_eval + params::QS_CHECK_MARGIN > alpha
+        {
+            let mut checks = MoveList::new();
+            generate_checks(&self.pos, &mut checks);
+            let near_king = self
+                .pos
+                .king_square(side.flip())
+                .map_or(Bitboard::EMPTY, |k| {
+                    step_attacks(side.flip(), PieceKind::King, k)
+                });
+            for &m in checks.iter() {
+                if !near_king.contains(m.to()) || !see_ge(&self.pos, m, 0) {
+                    continue;
+                }
+                self.make(sh, m, ply);
+                let score = -self.qsearch::<PV>(sh, -beta, -alpha, ply + 1, false);
+                self.unmake();
+                if sh.stop.load(Ordering::Relaxed) {
+                    return 0;
+                }
+                if score > best_score {
+                    best_score = score;
+                    if score > alpha {
+                        best_move = Some(m);
+                        if PV {
+                            self.update_pv(ply, m);
+                        }
+                        if score >= beta {
+                            break;
+                        }
+                        alpha = score;
+                    }
+                }
+            }
         }
         let bound = if best_score >= beta {
             TtBound::Lower
