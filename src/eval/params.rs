@@ -6,14 +6,19 @@
 //!
 //! The first values were hand-set from common shogi knowledge (piece values in the spirit of
 //! Bonanza's, scaled to a 90-point pawn). The current ones are Texel-tuned (examples/tune.rs, prior 25
-//! toward the hand-set values, K 685, pawn frozen at 90) on 254k quiet positions of 3000-node
-//! self-play (examples/datagen.rs); validation loss 0.6088 -> 0.6029. Set by hand afterwards: the
-//! promoted silver at the silver's value (tuned 209: a promotion should not lose material by itself,
-//! and the few positions with one said little). At 20k nodes per move the tuned weights beat the
-//! hand-set ones +89 -22 =0 (+243 Elo, 95% [+171, +340], SPRT 0/10 accepted H1).
+//! toward the previous values, K ~680, pawn frozen at 90) on quiet positions of 3000-node self-play
+//! (examples/datagen.rs), in two generations:
+//! 1. 254k positions from the hand-set engine; validation loss 0.6088 -> 0.6029. Against the hand-set
+//!    weights at 20k nodes per move: +89 -22 =0 (+243 Elo, 95% [+171, +340], SPRT 0/10 took H1).
+//! 2. those plus 100k positions from the generation-1 engine (373k); validation 0.6141 -> 0.6131.
+//!    Against generation 1 at 20k nodes: +127 -73 =0 (+96 Elo, 95% [+48, +149]).
 //!
-//! Measured 2026-11-29 on the hand-set weights with scripts/match.py, 20k nodes per move, openings.sfen with colours swapped
-//! (the full evaluation against itself with one group of weights set to zero; Elo with 95% interval):
+//! Set by hand after each: the promoted silver at the silver's value (tuned ~210-220: a promotion
+//! should not lose material by itself, and the few positions with one said little).
+//!
+//! Measured 2026-11-29 on the hand-set weights with scripts/match.py, 20k nodes per move,
+//! openings.sfen with colours swapped (the full evaluation against itself with one group of weights
+//! set to zero; Elo with 95% interval):
 //! | compared with                      | games | W-L   | Elo                  |
 //! |------------------------------------|-------|-------|----------------------|
 //! | material only (search's old eval)  | 40    | 30-10 | +191 [+82, +353]     |
@@ -170,54 +175,54 @@ impl Weights {
     pub const DEFAULT: Weights = Weights {
         //       P    L    N    S    B    R    G    K   +P   +L   +N   +S   +B   +R
         board: [
-            90, 267, 226, 393, 559, 605, 434, 0, 359, 285, 382, 393, 867, 1025,
+            90, 247, 220, 406, 524, 573, 425, 0, 356, 254, 357, 406, 877, 1049,
         ],
         //     P    L    N    S    B    R    G
-        hand: [88, 238, 276, 410, 728, 878, 475],
-        hand_first: [22, 10, 14, 15, 21, 20, 16],
+        hand: [80, 233, 282, 412, 732, 885, 473],
+        hand_first: [23, 11, 19, 15, 22, 20, 17],
         no_drop_material_scale: 80,
         own_king_distance: [
-            [0, 10, 6, 6, -9, 1, 2, 0, 0],          // pawn
-            [0, 2, 7, 5, -10, -2, -1, 0, 0],        // lance
-            [0, 10, 8, -2, -2, 0, 0, 0, 0],         // knight
-            [0, 34, 18, 10, 1, -5, -8, -10, -10],   // silver
-            [0, 41, 21, 8, -3, -10, -15, -21, -22], // gold
-            [0, 5, 7, 0, -4, 1, 1, 0, 0],           // bishop
-            [0, -10, -4, -5, -2, 1, 1, 1, 1],       // rook
-            [0, 21, 16, 7, 0, 0, 0, -4, -4],        // promoted minors
-            [0, 29, 25, 15, 7, -2, -1, 1, 0],       // horse
-            [0, 10, 6, 5, -1, 0, 1, 2, 1],          // dragon
+            [0, 8, 3, 5, -15, 0, 5, 1, 0],         // pawn
+            [0, 3, 16, 9, -18, -8, -2, 1, 0],      // lance
+            [0, 16, 8, -5, -5, 0, 0, 0, 0],        // knight
+            [0, 38, 18, 9, 0, -5, -8, -11, -11],   // silver
+            [0, 47, 17, 8, 0, -10, -15, -24, -24], // gold
+            [0, 7, 9, -1, -9, 0, 3, 1, 0],         // bishop
+            [0, -11, -11, -11, 4, 3, 2, 3, 2],     // rook
+            [0, 24, 18, 10, 1, 2, 0, -12, -10],    // promoted minors
+            [0, 29, 25, 16, 9, -4, -3, 1, 0],      // horse
+            [0, 10, 4, 5, -2, 0, 1, 4, 2],         // dragon
         ],
         enemy_king_distance: [
-            [0, 20, 12, 0, 0, 2, 7, -1, -1],     // pawn
-            [0, 10, 8, 3, 9, -2, 0, -3, 2],      // lance
-            [0, 10, 19, 11, 1, 3, -2, 2, 2],     // knight
-            [0, 30, 23, 11, 7, 12, 8, -11, -12], // silver
-            [0, 35, 25, 8, 1, -1, 5, 5, -6],     // gold
-            [0, 20, 16, 12, 5, -3, 0, 0, -1],    // bishop
-            [0, 25, 21, 17, 11, 10, -6, -6, 0],  // rook
-            [0, 45, 34, 18, 5, 1, -1, 0, 0],     // promoted minors
-            [0, 50, 41, 27, 12, 3, -1, 0, 0],    // horse
-            [0, 60, 46, 33, 17, 5, -1, 0, -2],   // dragon
+            [0, 20, 13, -3, -3, 1, 9, -5, -2],    // pawn
+            [0, 10, 8, 1, 15, -5, -4, -4, 6],     // lance
+            [0, 10, 18, 10, -2, 3, -5, 8, 3],     // knight
+            [0, 30, 24, 12, 9, 22, 15, -19, -25], // silver
+            [0, 35, 25, 7, -1, 1, 14, 4, -12],    // gold
+            [0, 20, 17, 17, 2, -6, 2, 0, -2],     // bishop
+            [0, 25, 22, 17, 14, 15, -10, -10, 0], // rook
+            [0, 45, 35, 19, 4, -1, -2, 0, 0],     // promoted minors
+            [0, 50, 40, 29, 14, 1, -3, 0, 1],     // horse
+            [0, 60, 46, 37, 21, 2, -3, 0, -4],    // dragon
         ],
-        pawn_rank: [-2, 1, 3, 1, -8, 13, 11, 20, 0],
-        lance_rank: [4, 0, 0, 5, 0, -1, 0, 0, 0],
-        knight_rank: [3, -6, 1, 7, -2, 0, -10, 0, 0],
-        king_rank: [8, 4, 1, -11, -25, -29, -25, -10, 0],
+        pawn_rank: [-5, 0, -6, -3, -9, 23, 10, 21, 0],
+        lance_rank: [5, -4, -1, 11, 0, -2, 0, -1, 0],
+        knight_rank: [6, -7, 3, 9, -7, 0, -11, 0, 0],
+        king_rank: [4, 1, 3, -9, -25, -28, -24, -10, 0],
         //        L  B  R  +B +R
-        mobility: [3, 5, 4, 3, 2],
-        promotion_reach: [22, 29],
+        mobility: [3, 6, 7, 3, 2],
+        promotion_reach: [23, 31],
         //            P  L  N  S  G  B  R  PM +B +R
-        attack_unit: [1, 2, 2, 4, 3, 3, 6, 4, 7, 7],
+        attack_unit: [1, 2, 2, 5, 3, 3, 6, 6, 7, 6],
         //                P  L  N  S  B  R  G
-        hand_attack_unit: [2, 2, 2, 4, 4, 5, 5],
-        defend_unit: [0, 0, 1, 2, 2, 1, 0, 3, 2, 2],
-        danger_linear: 7,
-        danger_quadratic: 5,
-        escape: [-31, -10, 3, 5, 7, 8, 11, 10, 10],
-        open_file: [22, 13],
-        open_file_ranger: 20,
-        tempo: 3,
+        hand_attack_unit: [2, 2, 2, 4, 3, 6, 5],
+        defend_unit: [1, 0, 1, 2, 2, 1, 0, 4, 2, 1],
+        danger_linear: 11,
+        danger_quadratic: 6,
+        escape: [-32, -11, 6, 6, 6, 5, 12, 10, 10],
+        open_file: [24, 13],
+        open_file_ranger: 22,
+        tempo: 0,
     };
 
     /// Every weight as a named group with its allowed range, in a fixed order. A tuner flattens the
