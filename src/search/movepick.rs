@@ -4,6 +4,8 @@
 //! Main search, not in check:
 //!   TT move -> captures (and promoting pawn pushes) that pass SEE, best MVV-LVA first -> killer 1 ->
 //!   killer 2 -> counter move -> quiets and drops by history -> the captures that failed SEE.
+//!   When the search says futility would prune every quiet move, only quiet checks are generated;
+//!   when late-move pruning has begun, none are.
 //! In check: TT move -> evasions (captures first by MVV-LVA, then quiets by history).
 //! Quiescence, not in check: TT move if tactical -> captures by MVV-LVA (the search applies SEE).
 //!
@@ -72,7 +74,7 @@ pub struct MovePicker {
     skip_quiets: bool,
     /// Generate only the quiet moves that give check (the search would prune the others).
     quiet_checks_only: bool,
-    /// Quiet moves scored below this are not sorted (see `partial_sort_descending`).
+    /// Quiet moves scored below this are not sorted (see `sort_front`).
     sort_limit: i32,
 }
 
