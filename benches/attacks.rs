@@ -8,18 +8,14 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use tokin::core::attacks;
 use tokin::core::{Bitboard, Color, Square};
+use tokin::rng::Rng;
 
 const BOARDS: usize = 64;
 
-/// A fixed xorshift sequence so every run times the same occupancies.
+/// A fixed seed so every run times the same occupancies.
 fn occupancies() -> Vec<Bitboard> {
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
+    let mut next = || rng.next();
     (0..BOARDS)
         .map(|_| {
             // AND of two words: each square occupied with probability 1/4 (about 20 of 81).

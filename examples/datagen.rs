@@ -25,6 +25,7 @@ use std::time::Instant;
 use tokin::core::movegen::{generate_captures, legal_moves};
 use tokin::core::{outcome, Color, EnteringKingRule, Move, MoveList, Outcome, Position, Variant};
 use tokin::eval;
+use tokin::rng::Rng;
 use tokin::search::{BestMove, Limits, Pool, Score, SearchConfig, SearchEvent};
 
 /// Games longer than this are drawn: long shuffles teach the evaluation little.
@@ -76,24 +77,6 @@ fn parse_args() -> Result<Args, String> {
         return Err("usage: datagen OUT.txt [--nodes N] [--seconds S] [--threads T]".into());
     }
     Ok(args)
-}
-
-/// xorshift64*: reproducible per game, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
 }
 
 /// The opening lines: positions after each line's moves.
@@ -190,7 +173,7 @@ fn sane_random_move(pos: &mut Position, rng: &mut Rng) -> Option<Move> {
         .filter(|&&(v, _)| v >= best - RANDOM_MARGIN)
         .map(|&(_, m)| m)
         .collect();
-    Some(good[rng.below(good.len() as u64) as usize])
+    Some(good[rng.below(good.len())])
 }
 
 /// One search at the node budget: the move and the score (cp, mate as +-30000 minus plies).
@@ -229,11 +212,11 @@ fn search(pool: &mut Pool, pos: &Position, nodes: u64) -> Option<(Move, i32)> {
 
 /// Plays one game; returns its kept positions as output lines.
 fn play_game(pool: &mut Pool, start: &Position, nodes: u64, seed: u64) -> Vec<String> {
-    let mut rng = Rng::new(seed);
+    let mut rng = Rng::new(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut pos = start.clone();
     pool.clear_hash();
     let rule = EnteringKingRule::default();
-    let random = RANDOM_PLIES.0 + rng.below(u64::from(RANDOM_PLIES.1 - RANDOM_PLIES.0 + 1)) as u32;
+    let random = RANDOM_PLIES.0 + rng.below((RANDOM_PLIES.1 - RANDOM_PLIES.0 + 1) as usize) as u32;
     for _ in 0..random {
         if outcome(&pos, rule, 0).is_some() {
             return Vec::new();

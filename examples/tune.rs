@@ -225,6 +225,19 @@ struct Row {
     val: Vec<f32>,
 }
 
+impl Row {
+    /// The linearised evaluation with the weights moved by `d` from the expansion point.
+    fn eval_at(&self, d: &[f64]) -> f64 {
+        self.e0
+            + self
+                .idx
+                .iter()
+                .zip(&self.val)
+                .map(|(&i, &v)| f64::from(v) * d[i as usize])
+                .sum::<f64>()
+    }
+}
+
 /// Central differences of the evaluation in every unfrozen weight around `w0`.
 fn jacobian(w0: &[i32], params: &[Param], data: &[Sample]) -> Vec<Row> {
     data.par_iter()
@@ -322,12 +335,7 @@ fn linear_objective(
     let data: f64 = rows
         .par_iter()
         .map(|r| {
-            let e = r.e0
-                + r.idx
-                    .iter()
-                    .zip(&r.val)
-                    .map(|(&i, &v)| f64::from(v) * d[i as usize])
-                    .sum::<f64>();
+            let e = r.eval_at(d);
             cross_entropy(r.result, sigmoid(e / k))
         })
         .sum();
@@ -364,12 +372,7 @@ fn newton(
             .fold(
                 || (vec![0.0; n], vec![0.0; n * n]),
                 |(mut g, mut h), r| {
-                    let e = r.e0
-                        + r.idx
-                            .iter()
-                            .zip(&r.val)
-                            .map(|(&i, &v)| f64::from(v) * d[i as usize])
-                            .sum::<f64>();
+                    let e = r.eval_at(&d);
                     let p = sigmoid(e / k);
                     let de = (p - r.result) / k;
                     let dde = p * (1.0 - p) / (k * k);

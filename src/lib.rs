@@ -3,5 +3,6 @@
 pub mod core;
 pub mod eval;
 pub mod mate;
+pub mod rng;
 pub mod search;
 pub mod usi;

@@ -7,11 +7,11 @@
 
 mod common;
 
-use common::Rng;
 use tokin::core::movegen::{legal_moves, perft, perft_divide};
 use tokin::core::outcome::{bare_king_loser, outcome, DrawReason, Outcome, WinReason};
 use tokin::core::sfen::{Setup, SfenError};
 use tokin::core::{Color, EnteringKingRule, PieceKind, Position, PositionError, Square, Variant};
+use tokin::rng::Rng;
 
 // ---------------------------------------------------------------------------------------------
 // Perft of the start positions
@@ -382,7 +382,7 @@ fn reference_agrees_on_startpos_perft_4_5() {
 /// reference at every position reached (a few thousand positions, openings to bare kings).
 #[test]
 fn reference_agrees_along_random_games() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let mut positions = 0;
     for variant in [Variant::Heian, Variant::Heian8] {
         for _game in 0..12 {
@@ -480,7 +480,7 @@ fn silver_may_promote_moving_out_of_the_zone() {
 
 #[test]
 fn captures_leave_the_game_and_no_drop_is_ever_generated() {
-    let mut rng = Rng(12345);
+    let mut rng = Rng::new(12345);
     for variant in [Variant::Heian, Variant::Heian8] {
         for _game in 0..30 {
             let mut pos = Position::startpos(variant);

@@ -5,11 +5,11 @@
 
 mod common;
 
-use common::Rng;
 use std::sync::{Arc, Mutex};
 use tokin::core::movegen::legal_moves;
 use tokin::core::outcome::{outcome, Outcome};
 use tokin::core::{Color, EnteringKingRule, Move, Position, Variant};
+use tokin::rng::Rng;
 use tokin::search::{BestMove, EventSink, Limits, Pool, Score, SearchConfig, SearchEvent};
 
 /// One engine: a pool and the events of its last search.
@@ -181,7 +181,7 @@ fn run_match(
     opening: usize,
     seed: u64,
 ) -> (usize, usize, usize) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let (mut wins, mut losses, mut draws) = (0, 0, 0);
     for g in 0..games {
         let a_color = if g % 2 == 0 {

@@ -18,6 +18,7 @@ use tokin::core::{
     Color, EnteringKingRule, GameResult, HandKind, Move, Piece, PieceKind, Position, Repetition,
     Square, Variant,
 };
+use tokin::rng::Rng;
 
 mod reference {
     use super::*;
@@ -342,22 +343,6 @@ fn compare_legal(pos: &Position) -> Result<(), String> {
     ))
 }
 
-/// SplitMix64: a tiny seeded generator, so every failure is reproducible from its seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// Picks a move for a playout: half the time a capture or check when there is one (to reach
 /// positions with pieces in hand and checks quickly), otherwise any legal move.
 fn pick(pos: &Position, moves: &MoveList, rng: &mut Rng) -> Move {
@@ -384,7 +369,7 @@ fn playouts(games_per_start: u64, max_plies: usize, mut visit: impl FnMut(&mut P
     let mut visited = 0;
     for (index, (sfen, variant)) in starts.iter().enumerate() {
         for game in 0..games_per_start {
-            let mut rng = Rng(0x5eed_0000 + 1000 * index as u64 + game);
+            let mut rng = Rng::new(0x5eed_0000 + 1000 * index as u64 + game);
             let mut pos = position(sfen, *variant);
             for _ in 0..max_plies {
                 visit(&mut pos);
@@ -563,7 +548,7 @@ fn check_staged(pos: &Position, failures: &mut Vec<String>) {
 fn staged_generators_match_reference() {
     let mut failures = Vec::new();
     playouts(2, 60, |pos| check_staged(pos, &mut failures));
-    let mut rng = Rng(0x57a9_0001);
+    let mut rng = Rng::new(0x57a9_0001);
     let mut tested = 0;
     while tested < 500 {
         let variant = Variant::ALL[rng.below(3)];
@@ -732,7 +717,7 @@ fn check_is_legal(pos: &Position, rng: &mut Rng, exhaustive: bool, failures: &mu
 #[test]
 fn is_legal_agrees_with_generator() {
     let mut failures = Vec::new();
-    let mut rng = Rng(0x1e9a1);
+    let mut rng = Rng::new(0x1e9a1);
     let mut count = 0usize;
     playouts(2, 60, |pos| {
         count += 1;
@@ -863,7 +848,7 @@ fn random_setup(variant: Variant, rng: &mut Rng) -> Setup {
 
 #[test]
 fn legal_sets_match_on_random_setups() {
-    let mut rng = Rng(0x5e7_0009);
+    let mut rng = Rng::new(0x5e7_0009);
     let mut failures = Vec::new();
     let mut tested = 0;
     while tested < 4000 {
@@ -1003,7 +988,7 @@ fn check_queries(pos: &Position, failures: &mut Vec<String>) {
 fn position_queries_match_reference() {
     let mut failures = Vec::new();
     let visited = playouts(1, 50, |pos| check_queries(pos, &mut failures));
-    let mut rng = Rng(0x9e7_0001);
+    let mut rng = Rng::new(0x9e7_0001);
     let mut tested = 0;
     while tested < 300 {
         let variant = Variant::ALL[rng.below(3)];
@@ -1197,7 +1182,7 @@ fn excursion(
 
 #[test]
 fn repetition_and_sennichite_match_reference() {
-    let mut rng = Rng(0x5e11_1c41);
+    let mut rng = Rng::new(0x5e11_1c41);
     let mut failures = Vec::new();
     let (mut repeats, mut endings, mut perpetual) = (0, 0, 0);
     for game in 0..400 {
@@ -1317,7 +1302,7 @@ fn reference_can_declare(s: &Setup, rule: EnteringKingRule) -> bool {
 
 #[test]
 fn declaration_matches_reference() {
-    let mut rng = Rng(0xdec1_a4e0);
+    let mut rng = Rng::new(0xdec1_a4e0);
     let mut outcomes = [[0usize; 2]; 3];
     let mut failures = Vec::new();
     let mut tested = 0;
@@ -1578,7 +1563,7 @@ fn drop_mate_setup(rng: &mut Rng) -> Setup {
 
 #[test]
 fn uchifuzume_matches_reference_on_drop_mate_setups() {
-    let mut rng = Rng(0x0c41_f02e);
+    let mut rng = Rng::new(0x0c41_f02e);
     let mut failures = Vec::new();
     let (mut tested, mut drop_mates, mut drop_checks) = (0, 0, 0);
     while tested < 1500 {

@@ -238,14 +238,7 @@ fn capture_values_include_the_hand_piece_only_with_drops() {
 /// evaluate the same as its mirror. Covers hands, promotions, kings in odd places and all variants.
 #[test]
 fn random_playouts_are_colour_symmetric() {
-    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = move || {
-        // xorshift64*
-        seed ^= seed >> 12;
-        seed ^= seed << 25;
-        seed ^= seed >> 27;
-        seed.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    };
+    let mut rng = crate::rng::Rng::new(0x9e37_79b9_7f4a_7c15);
     let mut checked = 0;
     for variant in Variant::ALL {
         for _game in 0..12 {
@@ -266,7 +259,7 @@ fn random_playouts_are_colour_symmetric() {
                 if moves.is_empty() {
                     break;
                 }
-                let m = moves.as_slice()[(next() % moves.len() as u64) as usize];
+                let m = moves.as_slice()[rng.below(moves.len())];
                 pos.do_move(m);
             }
         }

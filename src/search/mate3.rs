@@ -323,13 +323,7 @@ mod tests {
     fn soundness_on_random_positions() {
         // Every mate the probes report is confirmed by the brute-force reference, over positions
         // reached by random play (a seeded xorshift keeps the test reproducible).
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::rng::Rng::new(0x9e37_79b9_7f4a_7c15);
         let mut found = 0;
         for _game in 0..40 {
             let mut pos = Position::startpos(Variant::Shogi);
@@ -348,7 +342,7 @@ mod tests {
                 if let Some(m) = mate_in_one(&mut pos) {
                     assert!(is_mate_by(&mut pos, m, 1), "{}", pos.to_sfen());
                 }
-                let pick = moves[(next() % moves.len() as u64) as usize];
+                let pick = moves[rng.below(moves.len())];
                 pos.do_move(pick);
             }
         }

@@ -22,8 +22,13 @@
 //! | (material) LMR           |         | 2475157   |          | x4.5                         |
 //! | (material) check ext.    |         | 410594    |          | -25%: kept for tactics       |
 //!
-//! Self-play was not run for lack of CPU (two cores shared by six builders); the table is node counts
-//! only, so a pruning that saves nodes by missing tactics would not show here. The tactical tests
+//! Tried and removed: quiet contact checks (to a square next to the enemy king, SEE >= 0, when
+//! `eval + 200 > alpha`) at the first quiescence ply took the depth-8 bench from 529675 to 759801
+//! nodes and scored +93 -107 =0 against none (20k nodes/move, 200 games: -24 Elo, 95% [-73, +24]);
+//! every quiet check there (margin 400) gave 2761737 nodes.
+//!
+//! The pruning table predates self-play measurement here (two cores shared by six builders): it is
+//! node counts only, so a pruning that saves nodes by missing tactics would not show here. The tactical tests
 //! (mate in 1 and 3, hanging piece, free capture) pass with every pruning on.
 
 /// One tunable parameter.
@@ -87,14 +92,6 @@ params! {
     IIR_MIN_DEPTH = 4, 2, 8, 1;
     /// Quiescence delta pruning: skip a capture whose best-case gain leaves `alpha` out of reach.
     QS_FUTILITY_MARGIN = 200, 50, 400, 20;
-    /// Quiet checks at the first quiescence ply (1 = on): contact checks (to a square next to the
-    /// enemy king) with SEE >= 0, tried when `eval + margin > alpha`. Off: every quiet check with
-    /// margin 400 took the bench (depth 8) from 529675 to 2761737 nodes; contact checks with margin
-    /// 200 to 759801 (positions 1-13 unchanged; pos 20, bare kings with full hands, 151911 ->
-    /// 371853) and scored +93 -107 =0 against off (20k nodes/move, 200 games: -24 Elo, 95%
-    /// [-73, +24]).
-    QS_CHECKS = 0, 0, 1, 1;
-    QS_CHECK_MARGIN = 200, 0, 2000, 50;
     /// Cap of the history tables (gravity keeps values inside +-this).
     HISTORY_MAX = 16384, 8192, 32767, 1024;
     /// History bonus per depth: `min(mult * depth - sub, max_bonus)`.

@@ -441,13 +441,10 @@ mod tests {
                 let tt = Arc::clone(&tt);
                 std::thread::spawn(move || {
                     let mut accepted = 0u64;
-                    let mut x = 0x1234_5678u64 + t;
+                    let mut rng = crate::rng::Rng::new(0x1234_5678 + t);
                     for _ in 0..400_000 {
-                        x ^= x << 13;
-                        x ^= x >> 7;
-                        x ^= x << 17;
                         // 16 keys sharing one bucket of 4 entries: maximal contention.
-                        let n = (x >> 20) & 15;
+                        let n = rng.next() & 15;
                         let key = (0x5555u64 << 48)
                             | ((n + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) & 0xffff_ffff_ffff);
                         let (s, e, d) = fields(key);

@@ -19,10 +19,8 @@ use super::see::see_ge;
 use super::time::TimeLimits;
 use super::tt::{TranspositionTable, TtBound};
 use super::values::evaluate;
-use crate::core::attacks::step_attacks;
-use crate::core::movegen::generate_checks;
 use crate::core::outcome::bare_king_loser;
-use crate::core::{Bitboard, Move, MoveList, PieceKind, Position, Repetition, Variant};
+use crate::core::{Move, PieceKind, Position, Repetition, Variant};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
@@ -726,7 +724,7 @@ impl Worker {
         cut_node: bool,
     ) -> i32 {
         if depth <= 0 {
-            return self.qsearch::<PV>(sh, alpha, beta, ply, true);
+            return self.qsearch::<PV>(sh, alpha, beta, ply);
         }
         // 1. Bookkeeping.
         if PV {
@@ -838,7 +836,7 @@ impl Worker {
         if !PV && !in_check {
             // 7. Razoring: hopeless at low depth, verify with quiescence.
             if depth <= params::RAZOR_MAX_DEPTH && eval + params::RAZOR_MARGIN * depth < alpha {
-                let score = self.qsearch::<false>(sh, alpha, alpha + 1, ply, true);
+                let score = self.qsearch::<false>(sh, alpha, alpha + 1, ply);
                 if score <= alpha {
                     return score;
                 }
@@ -1098,15 +1096,12 @@ impl Worker {
     // Quiescence
     // ----------------------------------------------------------------------------------------
 
-    /// `first`: this is the first quiescence ply below the main search, where quiet checks are
-    /// tried after the captures.
     fn qsearch<const PV: bool>(
         &mut self,
         sh: &Shared,
         mut alpha: i32,
         beta: i32,
         ply: usize,
-        first: bool,
     ) -> i32 {
         if PV {
             self.pv_len[ply] = ply;
@@ -1207,7 +1202,7 @@ impl Worker {
                 }
             }
             self.make(sh, m, ply);
-            let score = -self.qsearch::<PV>(sh, -beta, -alpha, ply + 1, false);
+            let score = -self.qsearch::<PV>(sh, -beta, -alpha, ply + 1);
             self.unmake();
             if sh.stop.load(Ordering::Relaxed) {
                 return 0;
@@ -1228,48 +1223,6 @@ impl Worker {
         }
         if in_check && move_count == 0 {
             return mated_in(ply);
-        }
-        // Quiet checks (drops included) at the first ply: a check the opponent must answer at once
-        // finds short mating attacks the captures-only search stands pat over. Only checks that do
-        // not hang the checker, and not when even a big gain would leave alpha out of reach.
-        if first
-            && params::QS_CHECKS != 0
-            && !in_check
-            && best_score < beta
-            && static_eval + params::QS_CHECK_MARGIN > alpha
-        {
-            let mut checks = MoveList::new();
-            generate_checks(&self.pos, &mut checks);
-            let near_king = self
-                .pos
-                .king_square(side.flip())
-                .map_or(Bitboard::EMPTY, |k| {
-                    step_attacks(side.flip(), PieceKind::King, k)
-                });
-            for &m in checks.iter() {
-                if !near_king.contains(m.to()) || !see_ge(&self.pos, m, 0) {
-                    continue;
-                }
-                self.make(sh, m, ply);
-                let score = -self.qsearch::<PV>(sh, -beta, -alpha, ply + 1, false);
-                self.unmake();
-                if sh.stop.load(Ordering::Relaxed) {
-                    return 0;
-                }
-                if score > best_score {
-                    best_score = score;
-                    if score > alpha {
-                        best_move = Some(m);
-                        if PV {
-                            self.update_pv(ply, m);
-                        }
-                        if score >= beta {
-                            break;
-                        }
-                        alpha = score;
-                    }
-                }
-            }
         }
         let bound = if best_score >= beta {
             TtBound::Lower

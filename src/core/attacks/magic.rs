@@ -414,18 +414,7 @@ pub(super) const ROOK_MAGICS: [(u64, u8); Square::NUM] = [
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// xorshift64*: small and deterministic; ample for drawing candidates.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
-    }
+    use crate::rng::Rng;
 
     /// Candidates tried at one index width before widening it by a bit.
     const TRIES_PER_WIDTH: u64 = 300_000;
@@ -434,7 +423,7 @@ mod tests {
     /// in index order). Candidates are the AND of three random words (about 8 bits set: sparse
     /// multipliers gather the mask bits into the top of the product far more often).
     fn search(directions: &[(i32, i32)], seed: u64) -> Vec<(u64, u8)> {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let mut found = Vec::new();
         for sq in Square::all() {
             let mask = relevant_mask(sq, directions);
