@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release --example tune -- DATA.txt [--max N] [--rounds R] [--prior P] [--threads T]
-//!     [--k K] [--freeze GROUP,...]
+//!     [--k K] [--freeze GROUP,...] [--offset-sd SD] [--write src/eval/default_weights.rs]
 //! ```
 //!
 //! Model: the probability that the side to move wins is `sigmoid(eval / K)`; the tuner minimises the
@@ -19,12 +19,17 @@
 //! step only as far as the true loss (with the real evaluation) improves. Every tenth block of
 //! positions is held out and reported as the validation loss.
 //!
-//! The result is printed as Rust source for `Weights::DEFAULT` in src/eval/params.rs.
+//! The king-offset tables (3060 entries, a few dozen read per position) are exactly linear, so their
+//! derivatives are counted from `eval::king_offset_entries` instead of differenced.
+//!
+//! The result is Rust source for src/eval/default_weights.rs, written there by `--write` (printed
+//! otherwise).
 
 use rayon::prelude::*;
 use tokin::core::{Position, Variant};
+use tokin::eval::params::Shape;
 use tokin::eval::params::Weights;
-use tokin::eval::{evaluate_with, EVAL_MAX};
+use tokin::eval::{evaluate_with, king_offset_entries, KingTable, EVAL_MAX};
 
 struct Args {
     data: String,
@@ -34,6 +39,8 @@ struct Args {
     threads: usize,
     k: Option<f64>,
     freeze: Vec<String>,
+    offset_sd: f64,
+    write: Option<String>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -45,6 +52,8 @@ fn parse_args() -> Result<Args, String> {
         threads: 2,
         k: None,
         freeze: Vec::new(),
+        offset_sd: 30.0,
+        write: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -56,6 +65,8 @@ fn parse_args() -> Result<Args, String> {
             "--prior" => args.prior = num(&value("--prior")?)?,
             "--k" => args.k = Some(num(&value("--k")?)?),
             "--freeze" => args.freeze = value("--freeze")?.split(',').map(str::to_string).collect(),
+            "--offset-sd" => args.offset_sd = num(&value("--offset-sd")?)?,
+            "--write" => args.write = Some(value("--write")?),
             _ if args.data.is_empty() && !a.starts_with("--") => args.data = a,
             _ => return Err(format!("unknown argument {a}")),
         }
@@ -82,6 +93,10 @@ struct Param {
     /// Prior standard deviation around the default: how far the data must push to move it.
     sd: f64,
     frozen: bool,
+    /// For an entry of a king-offset table: which table. The evaluation is linear in those entries
+    /// and `eval::king_offset_entries` lists the ones a position reads, so their derivatives are
+    /// counted rather than differenced (thousands of weights, a few dozen read per position).
+    table: Option<KingTable>,
 }
 
 fn flatten(w: &mut Weights) -> Vec<i32> {
@@ -111,16 +126,41 @@ const UNIT_GROUPS: &[&str] = &[
     "mobility",
 ];
 
-fn describe(freeze: &[String]) -> Vec<Param> {
+/// The king-offset tables, by group name.
+fn king_table(group: &str) -> Option<KingTable> {
+    match group {
+        "own_king_offset" => Some(KingTable::Own),
+        "enemy_king_offset" => Some(KingTable::Enemy),
+        _ => None,
+    }
+}
+
+/// Sets the `i`th weight of the flattened vector.
+fn set_weight(w: &mut Weights, mut i: usize, value: i32) {
+    for g in w.params_mut() {
+        if i < g.values.len() {
+            g.values[i] = value;
+            return;
+        }
+        i -= g.values.len();
+    }
+}
+
+/// `offset_sd`: the prior spread of a king-offset entry. Each entry sees a sliver of the data that
+/// one distance entry used to see, so the spread is wider than the default 10 lest the prior freeze
+/// them.
+fn describe(freeze: &[String], offset_sd: f64) -> Vec<Param> {
     let mut w = Weights::DEFAULT;
     let mut out = Vec::new();
     for g in w.params_mut() {
         let unit = UNIT_GROUPS.contains(&g.name);
+        let table = king_table(g.name);
         for (i, &v) in g.values.iter().enumerate() {
+            let floor = if table.is_some() { offset_sd } else { 10.0 };
             let sd = if unit {
                 (0.5 * f64::from(v.abs())).max(1.0)
             } else {
-                (0.25 * f64::from(v.abs())).max(10.0)
+                (0.25 * f64::from(v.abs())).max(floor)
             };
             let name = format!("{}[{i}]", g.name);
             // The pawn on the board is the unit of the scale (and `eval::PAWN_VALUE`).
@@ -131,6 +171,7 @@ fn describe(freeze: &[String]) -> Vec<Param> {
                 max: g.max,
                 sd,
                 frozen,
+                table,
             });
         }
     }
@@ -238,8 +279,12 @@ impl Row {
     }
 }
 
-/// Central differences of the evaluation in every unfrozen weight around `w0`.
+/// The derivatives of the evaluation around `w0` in every unfrozen weight: counted for the
+/// king-offset entries, central differences for the rest.
 fn jacobian(w0: &[i32], params: &[Param], data: &[Sample]) -> Vec<Row> {
+    // Where each king-offset table starts in the flattened vector.
+    let base = |table: KingTable| params.iter().position(|p| p.table == Some(table));
+    let bases = [base(KingTable::Own), base(KingTable::Enemy)];
     data.par_iter()
         .map_init(
             || {
@@ -250,33 +295,50 @@ fn jacobian(w0: &[i32], params: &[Param], data: &[Sample]) -> Vec<Row> {
             |w, s| {
                 let pos = position(s);
                 let e0 = evaluate_with(w, &pos);
+                let mut entries: Vec<(u16, f32)> = Vec::new();
+                if e0.abs() < EVAL_MAX / 2 {
+                    for (i, p) in params.iter().enumerate() {
+                        if p.frozen || p.table.is_some() {
+                            continue;
+                        }
+                        set_weight(w, i, w0[i] + 1);
+                        let up = evaluate_with(w, &pos);
+                        set_weight(w, i, w0[i] - 1);
+                        let down = evaluate_with(w, &pos);
+                        set_weight(w, i, w0[i]);
+                        if up != down {
+                            entries.push((i as u16, (up - down) as f32 / 2.0));
+                        }
+                    }
+                    let mover = pos.side_to_move();
+                    king_offset_entries(&pos, |table, entry, owner| {
+                        let base = bases[usize::from(table == KingTable::Enemy)];
+                        if let Some(i) = base.map(|b| b + entry) {
+                            if !params[i].frozen {
+                                let sign = if owner == mover { 1.0 } else { -1.0 };
+                                entries.push((i as u16, sign));
+                            }
+                        }
+                    });
+                }
+                // Sorted and merged: the Hessian fill visits each pair once, lower triangle only.
+                entries.sort_unstable_by_key(|&(i, _)| i);
                 let mut row = Row {
                     e0: f64::from(e0),
                     result: s.result,
-                    idx: Vec::new(),
-                    val: Vec::new(),
+                    idx: Vec::with_capacity(entries.len()),
+                    val: Vec::with_capacity(entries.len()),
                 };
-                if e0.abs() >= EVAL_MAX / 2 {
-                    return row;
-                }
-                let mut flat = w0.to_vec();
-                for (i, p) in params.iter().enumerate() {
-                    if p.frozen {
-                        continue;
-                    }
-                    flat[i] = w0[i] + 1;
-                    unflatten(w, &flat);
-                    let up = evaluate_with(w, &pos);
-                    flat[i] = w0[i] - 1;
-                    unflatten(w, &flat);
-                    let down = evaluate_with(w, &pos);
-                    flat[i] = w0[i];
-                    if up != down {
-                        row.idx.push(i as u16);
-                        row.val.push((up - down) as f32 / 2.0);
+                for (i, v) in entries {
+                    if row.idx.last() == Some(&i) {
+                        if let Some(last) = row.val.last_mut() {
+                            *last += v;
+                        }
+                    } else {
+                        row.idx.push(i);
+                        row.val.push(v);
                     }
                 }
-                unflatten(w, w0);
                 row
             },
         )
@@ -367,11 +429,13 @@ fn newton(
     let mut current = linear_objective(rows, &d, w0, defaults, params, k, prior);
     for iter in 0..12 {
         // Gradient and Gauss-Newton Hessian of the data term (exact for the logistic loss).
+        // A few big chunks: each owns a dense n x n accumulator (tens of MB with the king tables).
+        let chunk = rows.len().div_ceil(2 * rayon::current_num_threads()).max(1);
         let (grad, hess) = rows
-            .par_iter()
-            .fold(
-                || (vec![0.0; n], vec![0.0; n * n]),
-                |(mut g, mut h), r| {
+            .par_chunks(chunk)
+            .map(|rows| {
+                let (mut g, mut h) = (vec![0.0; n], vec![0.0; n * n]);
+                for r in rows {
                     let e = r.eval_at(&d);
                     let p = sigmoid(e / k);
                     let de = (p - r.result) / k;
@@ -379,13 +443,14 @@ fn newton(
                     for (a, (&i, &vi)) in r.idx.iter().zip(&r.val).enumerate() {
                         let (i, vi) = (i as usize, f64::from(vi));
                         g[i] += de * vi;
+                        let hi = &mut h[i * n..i * n + n];
                         for (&j, &vj) in r.idx[..=a].iter().zip(&r.val[..=a]) {
-                            h[i * n + j as usize] += dde * vi * f64::from(vj);
+                            hi[j as usize] += dde * vi * f64::from(vj);
                         }
                     }
-                    (g, h)
-                },
-            )
+                }
+                (g, h)
+            })
             .reduce(
                 || (vec![0.0; n], vec![0.0; n * n]),
                 |(mut g1, mut h1), (g2, h2)| {
@@ -463,81 +528,55 @@ fn clamp_round(w0: &[i32], d: &[f64], t: f64, params: &[Param]) -> Vec<i32> {
         .collect()
 }
 
-/// The weights as Rust source for `Weights::DEFAULT` (rustfmt lays it out).
-fn rust_source(w: &Weights) -> String {
-    let list = |v: &[i32]| v.iter().map(i32::to_string).collect::<Vec<_>>().join(", ");
-    let table = |t: &[[i32; 9]]| {
-        let names = [
-            "pawn",
-            "lance",
-            "knight",
-            "silver",
-            "gold",
-            "bishop",
-            "rook",
-            "promoted minors",
-            "horse",
-            "dragon",
-        ];
-        t.iter()
-            .zip(names)
-            .map(|(row, name)| format!("            [{}], // {name}\n", list(row)))
-            .collect::<String>()
+/// The weights as the source of src/eval/default_weights.rs, laid out by each group's shape.
+fn weights_source(w: &mut Weights) -> String {
+    let numbers = |v: &[i32]| {
+        v.iter()
+            .map(|x| format!("{x},"))
+            .collect::<Vec<_>>()
+            .join(" ")
     };
-    format!(
-        "    pub const DEFAULT: Weights = Weights {{
-        //       P    L    N    S    B    R    G    K   +P   +L   +N   +S   +B   +R
-        board: [{}],
-        //     P    L    N    S    B    R    G
-        hand: [{}],
-        hand_first: [{}],
-        no_drop_material_scale: {},
-        own_king_distance: [
-{}        ],
-        enemy_king_distance: [
-{}        ],
-        pawn_rank: [{}],
-        lance_rank: [{}],
-        knight_rank: [{}],
-        king_rank: [{}],
-        //        L  B  R  +B +R
-        mobility: [{}],
-        promotion_reach: [{}],
-        //            P  L  N  S  G  B  R  PM +B +R
-        attack_unit: [{}],
-        //                P  L  N  S  B  R  G
-        hand_attack_unit: [{}],
-        defend_unit: [{}],
-        danger_linear: {},
-        danger_quadratic: {},
-        escape: [{}],
-        open_file: [{}],
-        open_file_ranger: {},
-        tempo: {},
-    }};
+    let mut out = String::from(
+        "//! The evaluation weights in use, generated by examples/tune.rs (`--write`), which starts from
+//! them. Their meaning and history are in params.rs; hand edits there are noted there.
+
+use super::params::Weights;
+
+#[rustfmt::skip]
+pub const DEFAULT_WEIGHTS: Weights = Weights {
 ",
-        list(&w.board),
-        list(&w.hand),
-        list(&w.hand_first),
-        w.no_drop_material_scale,
-        table(&w.own_king_distance),
-        table(&w.enemy_king_distance),
-        list(&w.pawn_rank),
-        list(&w.lance_rank),
-        list(&w.knight_rank),
-        list(&w.king_rank),
-        list(&w.mobility),
-        list(&w.promotion_reach),
-        list(&w.attack_unit),
-        list(&w.hand_attack_unit),
-        list(&w.defend_unit),
-        w.danger_linear,
-        w.danger_quadratic,
-        list(&w.escape),
-        list(&w.open_file),
-        w.open_file_ranger,
-        w.tempo,
-    )
+    );
+    for g in w.params_mut() {
+        match g.shape {
+            Shape::Scalar => out += &format!("    {}: {}\n", g.name, numbers(g.values)),
+            Shape::List => {
+                out += &format!(
+                    "    {}: [{}],\n",
+                    g.name,
+                    numbers(g.values).trim_end_matches(',')
+                )
+            }
+            Shape::Table { row_names, line } => {
+                out += &format!(
+                    "    // A row per class, a line per file distance from the king (0..=8), a column\n    \
+                     // per rank step (-8..=8, ahead of the king as the piece's owner moves > 0).\n    {}: [\n",
+                    g.name
+                );
+                let row_len = g.values.len() / row_names.len();
+                for (row, name) in g.values.chunks(row_len).zip(row_names) {
+                    out += &format!("        // {name}\n        [\n");
+                    for part in row.chunks(line) {
+                        let cells: String = part.iter().map(|x| format!("{x:>4},")).collect();
+                        out += &format!("           {cells}\n");
+                    }
+                    out += "        ],\n";
+                }
+                out += "    ],\n";
+            }
+        }
+    }
+    out += "};\n";
+    out
 }
 
 fn main() {
@@ -576,7 +615,7 @@ fn main() {
         valid.len()
     );
 
-    let params = describe(&args.freeze);
+    let params = describe(&args.freeze, args.offset_sd);
     let defaults = flatten(&mut Weights::DEFAULT.clone());
     let default_evals = evals(&Weights::DEFAULT, &train);
     let k = args.k.unwrap_or_else(|| fit_k(&default_evals, &train));
@@ -632,5 +671,14 @@ fn main() {
             eprintln!("  {:24} {:5} -> {:5}", p.name, defaults[i], w_flat[i]);
         }
     }
-    print!("{}", rust_source(&tuned));
+    let source = weights_source(&mut tuned);
+    match &args.write {
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, source) {
+                eprintln!("{path}: {e}");
+                std::process::exit(1);
+            }
+        }
+        None => print!("{source}"),
+    }
 }

@@ -1,4 +1,5 @@
-//! Board geometry the evaluator needs: distances between squares, ranks seen from each side.
+//! Board geometry the evaluator needs: where a square lies relative to a king, ranks seen from each
+//! side.
 
 use crate::core::{Bitboard, Color, Square, Variant};
 
@@ -48,31 +49,44 @@ pub fn enemy_camp(v: Variant, color: Color) -> Bitboard {
     variant_masks(v).camp[color.index()]
 }
 
-/// Chebyshev (king-move) distance between every pair of squares of the 9x9 grid, built at compile
-/// time: one byte load per lookup in the placement loop.
-static DISTANCE: [[u8; 81]; 81] = {
-    let mut table = [[0u8; 81]; 81];
-    let mut a = 0;
-    while a < 81 {
-        let mut b = 0;
-        while b < 81 {
-            let df = (a / 9) as i32 - (b / 9) as i32;
-            let dr = (a % 9) as i32 - (b % 9) as i32;
-            let df = if df < 0 { -df } else { df };
-            let dr = if dr < 0 { -dr } else { dr };
-            table[a][b] = if df > dr { df as u8 } else { dr as u8 };
-            b += 1;
+/// Length of a king-offset table: `FILE_OFFSETS` file distances times `RANK_OFFSETS` rank steps.
+pub const KING_OFFSETS: usize = FILE_OFFSETS * RANK_OFFSETS;
+/// File distance from a king, 0..=8 (left and right are mirror images).
+pub const FILE_OFFSETS: usize = 9;
+/// Rank step from a king, -8..=8, counted forward in the piece owner's direction.
+pub const RANK_OFFSETS: usize = 17;
+
+/// The index of `sq` in a king-offset table for a piece of `owner` and a king on `king` (either
+/// king): `file distance * RANK_OFFSETS + (rank step + 8)`, where the rank step is positive when
+/// `sq` lies ahead of the king as `owner` moves. Built at compile time for both owners, every king
+/// square and every square: the piece loop fetches one row per king and pays one byte load per piece.
+static KING_OFFSET: [[[u8; 81]; 81]; 2] = {
+    let mut table = [[[0u8; 81]; 81]; 2];
+    let mut owner = 0;
+    while owner < 2 {
+        let mut king = 0;
+        while king < 81 {
+            let mut sq = 0;
+            while sq < 81 {
+                let df = (sq / 9) as i32 - (king / 9) as i32;
+                let df = if df < 0 { -df } else { df };
+                // Black (owner 0) moves toward rank index 0.
+                let step = (sq % 9) as i32 - (king % 9) as i32;
+                let forward = if owner == 0 { -step } else { step };
+                table[owner][king][sq] = (df * RANK_OFFSETS as i32 + forward + 8) as u8;
+                sq += 1;
+            }
+            king += 1;
         }
-        a += 1;
+        owner += 1;
     }
     table
 };
 
-/// Every square's king-move distance to `from`: the piece loop fetches this row once per king and
-/// then pays a single byte load per piece.
+/// The king-offset index of every square, for pieces of `owner` and a king on `king`.
 #[inline]
-pub fn distances_from(from: Square) -> &'static [u8; 81] {
-    &DISTANCE[from.index()]
+pub fn king_offsets(owner: Color, king: Square) -> &'static [u8; 81] {
+    &KING_OFFSET[owner.index()][king.index()]
 }
 
 /// Rank index of every square, so the piece loop needs no division by nine.
@@ -104,11 +118,21 @@ mod tests {
     #[test]
     fn distances_and_advance() {
         let sq = |s: &str| Square::from_usi(s).unwrap();
-        let distance = |a: &str, b: &str| distances_from(sq(a))[sq(b).index()];
-        assert_eq!(distance("5e", "5e"), 0);
-        assert_eq!(distance("1a", "9i"), 8);
-        assert_eq!(distance("5e", "3d"), 2);
-        assert_eq!(distances_from(sq("5e"))[sq("3d").index()], 2);
+        let offset = |owner: Color, king: &str, s: &str| {
+            let i = king_offsets(owner, sq(king))[sq(s).index()] as usize;
+            (i / RANK_OFFSETS, i as i32 % RANK_OFFSETS as i32 - 8)
+        };
+        assert_eq!(offset(Color::Black, "5e", "5e"), (0, 0));
+        // 3d is two files from 5e and one rank ahead for Black, one behind for White.
+        assert_eq!(offset(Color::Black, "5e", "3d"), (2, 1));
+        assert_eq!(offset(Color::White, "5e", "3d"), (2, -1));
+        assert_eq!(offset(Color::Black, "9i", "1a"), (8, 8));
+        assert_eq!(offset(Color::White, "9i", "1a"), (8, -8));
+        // Turning the board round swaps owners and keeps the offset.
+        assert_eq!(
+            offset(Color::White, "5a", "6c"),
+            offset(Color::Black, "5i", "4g")
+        );
         assert_eq!(advance(Variant::Shogi, Color::Black, sq("5i")), 0);
         assert_eq!(advance(Variant::Shogi, Color::White, sq("5i")), 8);
         assert_eq!(advance(Variant::Heian, Color::Black, sq("5h")), 0);

@@ -2,7 +2,8 @@
 //!
 //! Terms (each computed for both sides, Black minus White, then seen from the side to move):
 //! - material, with hand pieces valued apart from board pieces ([`material`]);
-//! - placement: every piece by its distance to its own king (defence) and to the enemy king (attack),
+//! - placement: every piece by where it stands relative to its own king (defence) and to the enemy
+//!   king (attack): file distance and rank step, a table per piece class and king,
 //!   pawn/lance/knight/king by rank, bishop/rook able to promote next move ([`pieces`]);
 //! - mobility of lance, bishop, rook, horse, dragon ([`pieces`]);
 //! - king safety: attackers and drop threats against defenders on the 3x3 zone, escape squares, open
@@ -14,6 +15,7 @@
 //!
 //! The evaluator allocates nothing and walks each piece once; see `benches/eval.rs` for its cost.
 
+mod default_weights;
 mod geometry;
 mod king_safety;
 mod material;
@@ -26,6 +28,7 @@ mod tests;
 use crate::core::position::Position;
 use crate::core::{Color, HandKind, PieceKind};
 use params::Weights;
+pub use pieces::{king_offset_entries, KingTable};
 
 /// A pawn on the board, the unit of the scale.
 pub const PAWN_VALUE: i32 = Weights::DEFAULT.board[PieceKind::Pawn as usize];

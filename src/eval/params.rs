@@ -54,6 +54,20 @@ pub enum Class {
 impl Class {
     pub const NUM: usize = 10;
 
+    /// Names in index order (for logs and generated source).
+    pub const NAMES: [&'static str; Class::NUM] = [
+        "pawn",
+        "lance",
+        "knight",
+        "silver",
+        "gold",
+        "bishop",
+        "rook",
+        "promoted minors",
+        "horse",
+        "dragon",
+    ];
+
     /// The class of a piece kind, `None` for the king.
     #[inline]
     pub const fn of(kind: PieceKind) -> Option<Class> {
@@ -108,14 +122,14 @@ impl Ranger {
     }
 }
 
-/// Largest Chebyshev distance on the 9x9 grid plus one: the length of the king-distance tables.
-pub const DISTANCES: usize = 9;
+pub use super::geometry::{FILE_OFFSETS, KING_OFFSETS, RANK_OFFSETS};
+
 /// Ranks counted from a side's own back rank (0) to the far one (8): the length of the rank tables.
 pub const RANKS: usize = 9;
 
 /// The weights of every evaluation term. Tables indexed by piece use [`PieceKind`] / `HandKind`
-/// indices or [`Class`]; king-distance tables use the Chebyshev distance (0 never occurs: the king
-/// stands there); rank tables count ranks from the owner's back rank.
+/// indices or [`Class`]; king-offset tables use `geometry::king_offsets` (entry 8, the king's own
+/// square, never occurs); rank tables count ranks from the owner's back rank.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
     /// Value of a piece on the board, by `PieceKind` index (the king's entry is unused).
@@ -130,10 +144,11 @@ pub struct Weights {
     /// material outweighs the positional terms more than in shogi.
     pub no_drop_material_scale: i32,
 
-    /// Bonus by Chebyshev distance to the own king (defence: golds and silvers stay near).
-    pub own_king_distance: [[i32; DISTANCES]; Class::NUM],
-    /// Bonus by Chebyshev distance to the enemy king (attack).
-    pub enemy_king_distance: [[i32; DISTANCES]; Class::NUM],
+    /// Bonus by where a piece stands relative to its own king (defence: a castle's shape), by class
+    /// and king offset (see `geometry::king_offsets`: file distance, then rank step forward).
+    pub own_king_offset: [[i32; KING_OFFSETS]; Class::NUM],
+    /// Bonus by where a piece stands relative to the enemy king (attack), indexed the same way.
+    pub enemy_king_offset: [[i32; KING_OFFSETS]; Class::NUM],
     /// Pawn, lance and knight by rank advanced from the own back rank.
     pub pawn_rank: [i32; RANKS],
     pub lance_rank: [i32; RANKS],
@@ -172,115 +187,44 @@ pub struct Weights {
 pub const DANGER_MAX: i32 = 96;
 
 impl Weights {
-    pub const DEFAULT: Weights = Weights {
-        //       P    L    N    S    B    R    G    K   +P   +L   +N   +S   +B   +R
-        board: [
-            90, 247, 220, 406, 524, 573, 425, 0, 356, 254, 357, 406, 877, 1049,
-        ],
-        //     P    L    N    S    B    R    G
-        hand: [80, 233, 282, 412, 732, 885, 473],
-        hand_first: [23, 11, 19, 15, 22, 20, 17],
-        no_drop_material_scale: 80,
-        own_king_distance: [
-            [0, 8, 3, 5, -15, 0, 5, 1, 0],         // pawn
-            [0, 3, 16, 9, -18, -8, -2, 1, 0],      // lance
-            [0, 16, 8, -5, -5, 0, 0, 0, 0],        // knight
-            [0, 38, 18, 9, 0, -5, -8, -11, -11],   // silver
-            [0, 47, 17, 8, 0, -10, -15, -24, -24], // gold
-            [0, 7, 9, -1, -9, 0, 3, 1, 0],         // bishop
-            [0, -11, -11, -11, 4, 3, 2, 3, 2],     // rook
-            [0, 24, 18, 10, 1, 2, 0, -12, -10],    // promoted minors
-            [0, 29, 25, 16, 9, -4, -3, 1, 0],      // horse
-            [0, 10, 4, 5, -2, 0, 1, 4, 2],         // dragon
-        ],
-        enemy_king_distance: [
-            [0, 20, 13, -3, -3, 1, 9, -5, -2],    // pawn
-            [0, 10, 8, 1, 15, -5, -4, -4, 6],     // lance
-            [0, 10, 18, 10, -2, 3, -5, 8, 3],     // knight
-            [0, 30, 24, 12, 9, 22, 15, -19, -25], // silver
-            [0, 35, 25, 7, -1, 1, 14, 4, -12],    // gold
-            [0, 20, 17, 17, 2, -6, 2, 0, -2],     // bishop
-            [0, 25, 22, 17, 14, 15, -10, -10, 0], // rook
-            [0, 45, 35, 19, 4, -1, -2, 0, 0],     // promoted minors
-            [0, 50, 40, 29, 14, 1, -3, 0, 1],     // horse
-            [0, 60, 46, 37, 21, 2, -3, 0, -4],    // dragon
-        ],
-        pawn_rank: [-5, 0, -6, -3, -9, 23, 10, 21, 0],
-        lance_rank: [5, -4, -1, 11, 0, -2, 0, -1, 0],
-        knight_rank: [6, -7, 3, 9, -7, 0, -11, 0, 0],
-        king_rank: [4, 1, 3, -9, -25, -28, -24, -10, 0],
-        //        L  B  R  +B +R
-        mobility: [3, 6, 7, 3, 2],
-        promotion_reach: [23, 31],
-        //            P  L  N  S  G  B  R  PM +B +R
-        attack_unit: [1, 2, 2, 5, 3, 3, 6, 6, 7, 6],
-        //                P  L  N  S  B  R  G
-        hand_attack_unit: [2, 2, 2, 4, 3, 6, 5],
-        defend_unit: [1, 0, 1, 2, 2, 1, 0, 4, 2, 1],
-        danger_linear: 11,
-        danger_quadratic: 6,
-        escape: [-32, -11, 6, 6, 6, 5, 12, 10, 10],
-        open_file: [24, 13],
-        open_file_ranger: 22,
-        tempo: 0,
-    };
+    /// The weights in use (src/eval/default_weights.rs, written by examples/tune.rs).
+    pub const DEFAULT: Weights = super::default_weights::DEFAULT_WEIGHTS;
 
-    /// Every weight as a named group with its allowed range, in a fixed order. A tuner flattens the
-    /// groups into one vector; the names identify weights in logs and exported files.
+    /// Every weight as a named group with its allowed range and shape, in a fixed order. A tuner
+    /// flattens the groups into one vector; the names (the field names) identify weights in logs and
+    /// let a generator write the struct back as source.
     pub fn params_mut(&mut self) -> Vec<ParamGroup<'_>> {
         let w = self;
+        let list = ParamGroup::list;
+        let scalar = ParamGroup::scalar;
+        let by_class = ParamGroup::king_table;
         vec![
-            ParamGroup::new("board", &mut w.board, 0, 2000),
-            ParamGroup::new("hand", &mut w.hand, 0, 2000),
-            ParamGroup::new("hand_first", &mut w.hand_first, 0, 200),
-            ParamGroup::new(
+            list("board", &mut w.board, 0, 2000),
+            list("hand", &mut w.hand, 0, 2000),
+            list("hand_first", &mut w.hand_first, 0, 200),
+            scalar(
                 "no_drop_material_scale",
-                std::slice::from_mut(&mut w.no_drop_material_scale),
+                &mut w.no_drop_material_scale,
                 32,
                 256,
             ),
-            ParamGroup::new(
-                "own_king_distance",
-                w.own_king_distance.as_flattened_mut(),
-                -200,
-                200,
-            ),
-            ParamGroup::new(
-                "enemy_king_distance",
-                w.enemy_king_distance.as_flattened_mut(),
-                -200,
-                200,
-            ),
-            ParamGroup::new("pawn_rank", &mut w.pawn_rank, -200, 200),
-            ParamGroup::new("lance_rank", &mut w.lance_rank, -200, 200),
-            ParamGroup::new("knight_rank", &mut w.knight_rank, -200, 200),
-            ParamGroup::new("king_rank", &mut w.king_rank, -300, 300),
-            ParamGroup::new("mobility", &mut w.mobility, 0, 30),
-            ParamGroup::new("promotion_reach", &mut w.promotion_reach, 0, 200),
-            ParamGroup::new("attack_unit", &mut w.attack_unit, 0, 20),
-            ParamGroup::new("hand_attack_unit", &mut w.hand_attack_unit, 0, 20),
-            ParamGroup::new("defend_unit", &mut w.defend_unit, 0, 20),
-            ParamGroup::new(
-                "danger_linear",
-                std::slice::from_mut(&mut w.danger_linear),
-                0,
-                50,
-            ),
-            ParamGroup::new(
-                "danger_quadratic",
-                std::slice::from_mut(&mut w.danger_quadratic),
-                0,
-                50,
-            ),
-            ParamGroup::new("escape", &mut w.escape, -300, 300),
-            ParamGroup::new("open_file", &mut w.open_file, 0, 200),
-            ParamGroup::new(
-                "open_file_ranger",
-                std::slice::from_mut(&mut w.open_file_ranger),
-                0,
-                200,
-            ),
-            ParamGroup::new("tempo", std::slice::from_mut(&mut w.tempo), 0, 100),
+            by_class("own_king_offset", &mut w.own_king_offset),
+            by_class("enemy_king_offset", &mut w.enemy_king_offset),
+            list("pawn_rank", &mut w.pawn_rank, -200, 200),
+            list("lance_rank", &mut w.lance_rank, -200, 200),
+            list("knight_rank", &mut w.knight_rank, -200, 200),
+            list("king_rank", &mut w.king_rank, -300, 300),
+            list("mobility", &mut w.mobility, 0, 30),
+            list("promotion_reach", &mut w.promotion_reach, 0, 200),
+            list("attack_unit", &mut w.attack_unit, 0, 20),
+            list("hand_attack_unit", &mut w.hand_attack_unit, 0, 20),
+            list("defend_unit", &mut w.defend_unit, 0, 20),
+            scalar("danger_linear", &mut w.danger_linear, 0, 50),
+            scalar("danger_quadratic", &mut w.danger_quadratic, 0, 50),
+            list("escape", &mut w.escape, -300, 300),
+            list("open_file", &mut w.open_file, 0, 200),
+            scalar("open_file_ranger", &mut w.open_file_ranger, 0, 200),
+            scalar("tempo", &mut w.tempo, 0, 100),
         ]
     }
 }
@@ -291,21 +235,66 @@ impl Default for Weights {
     }
 }
 
+/// How a group's values are laid out in `Weights`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// One number.
+    Scalar,
+    /// A one-dimensional array.
+    List,
+    /// An array of equal rows, one per name, printed `line` numbers to a line.
+    Table {
+        row_names: &'static [&'static str],
+        line: usize,
+    },
+}
+
 /// A named run of weights that share a range. `values[i]` is reported as `name[i]`.
 pub struct ParamGroup<'a> {
+    /// The field of `Weights` the values live in.
     pub name: &'static str,
+    /// The values, flattened row by row for a table.
     pub values: &'a mut [i32],
     pub min: i32,
     pub max: i32,
+    pub shape: Shape,
 }
 
 impl<'a> ParamGroup<'a> {
-    fn new(name: &'static str, values: &'a mut [i32], min: i32, max: i32) -> ParamGroup<'a> {
+    fn list(name: &'static str, values: &'a mut [i32], min: i32, max: i32) -> ParamGroup<'a> {
         ParamGroup {
             name,
             values,
             min,
             max,
+            shape: Shape::List,
+        }
+    }
+
+    /// A king-offset table: a row per class, printed a line per file distance.
+    fn king_table(
+        name: &'static str,
+        table: &'a mut [[i32; KING_OFFSETS]; Class::NUM],
+    ) -> ParamGroup<'a> {
+        ParamGroup {
+            name,
+            values: table.as_flattened_mut(),
+            min: -300,
+            max: 300,
+            shape: Shape::Table {
+                row_names: &Class::NAMES,
+                line: RANK_OFFSETS,
+            },
+        }
+    }
+
+    fn scalar(name: &'static str, value: &'a mut i32, min: i32, max: i32) -> ParamGroup<'a> {
+        ParamGroup {
+            name,
+            values: std::slice::from_mut(value),
+            min,
+            max,
+            shape: Shape::Scalar,
         }
     }
 }
@@ -335,7 +324,7 @@ mod tests {
             + 7
             + 7
             + 1
-            + 2 * Class::NUM * DISTANCES
+            + 2 * Class::NUM * KING_OFFSETS
             + 4 * RANKS
             + 5
             + 2

@@ -2,8 +2,8 @@
 //! ranging pieces, and the attack facts king safety needs. Each piece's attacks are computed once and
 //! serve every term.
 
-use super::geometry::{self, advance, distances_from};
-use super::params::{Class, Ranger, Weights};
+use super::geometry::{self, advance, king_offsets};
+use super::params::{Class, Ranger, Weights, KING_OFFSETS};
 use crate::core::attacks;
 use crate::core::position::Position;
 use crate::core::{Bitboard, Color, PieceKind, Square, Variant};
@@ -77,8 +77,8 @@ pub fn scan(w: &Weights, pos: &Position, frame: &Frame, us: Color) -> (PieceTerm
         own: pos.pieces_of(us),
         occupied: frame.occupied,
         board: frame.board,
-        own_king: frame.kings[us.index()].map(distances_from),
-        enemy_king: frame.kings[them.index()].map(distances_from),
+        own_king: frame.kings[us.index()].map(|k| king_offsets(us, k)),
+        enemy_king: frame.kings[them.index()].map(|k| king_offsets(us, k)),
         own_zone: frame.zones[us.index()],
         enemy_zone: frame.zones[them.index()],
         enemy_camp: geometry::enemy_camp(variant, us),
@@ -108,7 +108,7 @@ struct Scan<'a> {
     own: Bitboard,
     occupied: Bitboard,
     board: Bitboard,
-    /// Distances of every square to each king, when that king exists.
+    /// The king-offset index of every square for our pieces, relative to each king that exists.
     own_king: Option<&'static [u8; 81]>,
     enemy_king: Option<&'static [u8; 81]>,
     own_zone: Bitboard,
@@ -136,11 +136,11 @@ impl Scan<'_> {
                 continue;
             };
             let c = class.index();
-            if let Some(d) = self.own_king {
-                self.terms.placement += w.own_king_distance[c][d[sq.index()] as usize];
+            if let Some(offsets) = self.own_king {
+                self.terms.placement += w.own_king_offset[c][offsets[sq.index()] as usize];
             }
-            if let Some(d) = self.enemy_king {
-                self.terms.placement += w.enemy_king_distance[c][d[sq.index()] as usize];
+            if let Some(offsets) = self.enemy_king {
+                self.terms.placement += w.enemy_king_offset[c][offsets[sq.index()] as usize];
             }
             let rank_table = match kind {
                 PieceKind::Pawn => Some(&w.pawn_rank),
@@ -174,6 +174,43 @@ impl Scan<'_> {
             let on_own_zone = att & self.own_zone;
             if on_own_zone.is_nonempty() {
                 self.side.zone_defence += on_own_zone.count() as i32 * w.defend_unit[c];
+            }
+        }
+    }
+}
+
+/// Which king a king-offset table is relative to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KingTable {
+    /// `Weights::own_king_offset`.
+    Own,
+    /// `Weights::enemy_king_offset`.
+    Enemy,
+}
+
+/// Every king-offset table entry the evaluation of `pos` reads, for tuners that need the evaluation's
+/// derivative in those (linear) weights: `visit(table, entry, owner)` once per piece and king, where
+/// `entry` indexes the table flattened (`class * KING_OFFSETS + offset`) and `owner`'s pieces count
+/// with Black's sign. It walks the pieces with the same `king_offsets` rows as [`scan`]; a test checks
+/// that bumping any entry moves the evaluation by exactly what these visits predict.
+pub fn king_offset_entries(pos: &Position, mut visit: impl FnMut(KingTable, usize, Color)) {
+    let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
+    for us in Color::ALL {
+        let tables = [
+            (KingTable::Own, kings[us.index()]),
+            (KingTable::Enemy, kings[(!us).index()]),
+        ];
+        for kind in PieceKind::ALL {
+            let Some(class) = Class::of(kind) else {
+                continue;
+            };
+            for sq in pos.pieces(us, kind) {
+                for (table, king) in tables {
+                    if let Some(king) = king {
+                        let offset = king_offsets(us, king)[sq.index()] as usize;
+                        visit(table, class.index() * KING_OFFSETS + offset, us);
+                    }
+                }
             }
         }
     }

@@ -266,3 +266,42 @@ fn random_playouts_are_colour_symmetric() {
     }
     assert!(checked > 1000);
 }
+
+#[test]
+fn king_offset_entries_predict_the_evaluation_exactly() {
+    use std::collections::BTreeMap;
+    let shogi = SHOGI_POSITIONS.iter().map(|&s| (s, Variant::Shogi));
+    for (sfen, variant) in shogi.chain(HEIAN_POSITIONS.iter().copied()) {
+        let p = pos(sfen, variant);
+        let base = evaluate(&p);
+        let mover = if p.side_to_move() == Color::Black {
+            1
+        } else {
+            -1
+        };
+        let mut predicted: BTreeMap<(bool, usize), i32> = BTreeMap::new();
+        king_offset_entries(&p, |table, entry, owner| {
+            let sign = if owner == Color::Black { 1 } else { -1 };
+            *predicted
+                .entry((table == KingTable::Own, entry))
+                .or_default() += sign;
+        });
+        // Every visited entry, and one entry no piece stands on (the king's own square).
+        predicted.entry((true, 8)).or_default();
+        for (&(own, entry), &count) in &predicted {
+            let mut w = Weights::DEFAULT;
+            let table = if own {
+                &mut w.own_king_offset
+            } else {
+                &mut w.enemy_king_offset
+            };
+            table.as_flattened_mut()[entry] += 7;
+            assert_eq!(
+                evaluate_with(&w, &p) - base,
+                7 * count * mover,
+                "{sfen}: entry {entry} of the {} table",
+                if own { "own" } else { "enemy" }
+            );
+        }
+    }
+}
