@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release --example tune -- DATA.txt [--max N] [--rounds R] [--prior P] [--threads T]
-//!     [--k K] [--freeze GROUP,...] [--offset-sd SD] [--write src/eval/default_weights.rs]
+//!     [--k K] [--freeze GROUP-OR-WEIGHT,...] [--offset-sd SD] [--write src/eval/default_weights.rs]
 //! ```
 //!
 //! Model: the probability that the side to move wins is `sigmoid(eval / K)`; the tuner minimises the
@@ -52,7 +52,7 @@ fn parse_args() -> Result<Args, String> {
         threads: 2,
         k: None,
         freeze: Vec::new(),
-        offset_sd: 30.0,
+        offset_sd: 60.0,
         write: None,
     };
     let mut it = std::env::args().skip(1);
@@ -148,7 +148,7 @@ fn set_weight(w: &mut Weights, mut i: usize, value: i32) {
 
 /// `offset_sd`: the prior spread of a king-offset entry. Each entry sees a sliver of the data that
 /// one distance entry used to see, so the spread is wider than the default 10 lest the prior freeze
-/// them.
+/// them. On 471k positions, validation loss was best at 60 (30: 0.6079, 60: 0.6068, 120: 0.6083).
 fn describe(freeze: &[String], offset_sd: f64) -> Vec<Param> {
     let mut w = Weights::DEFAULT;
     let mut out = Vec::new();
@@ -164,7 +164,7 @@ fn describe(freeze: &[String], offset_sd: f64) -> Vec<Param> {
             };
             let name = format!("{}[{i}]", g.name);
             // The pawn on the board is the unit of the scale (and `eval::PAWN_VALUE`).
-            let frozen = name == "board[0]" || freeze.iter().any(|f| f == g.name);
+            let frozen = name == "board[0]" || freeze.iter().any(|f| f == g.name || *f == name);
             out.push(Param {
                 name,
                 min: g.min,

@@ -7,14 +7,19 @@
 //! The first values were hand-set from common shogi knowledge (piece values in the spirit of
 //! Bonanza's, scaled to a 90-point pawn). The current ones are Texel-tuned (examples/tune.rs, prior 25
 //! toward the previous values, K ~680, pawn frozen at 90) on quiet positions of 3000-node self-play
-//! (examples/datagen.rs), in two generations:
+//! (examples/datagen.rs), in three generations:
 //! 1. 254k positions from the hand-set engine; validation loss 0.6088 -> 0.6029. Against the hand-set
 //!    weights at 20k nodes per move: +89 -22 =0 (+243 Elo, 95% [+171, +340], SPRT 0/10 took H1).
 //! 2. those plus 100k positions from the generation-1 engine (373k); validation 0.6141 -> 0.6131.
 //!    Against generation 1 at 20k nodes: +127 -73 =0 (+96 Elo, 95% [+48, +149]).
+//! 3. king-offset tables (3060 weights, replacing 180 king-distance ones and started from them) on
+//!    those plus 448k positions from the generation-2 engine (821k; 739k train / 82k validation),
+//!    prior spread 60 for the table entries; validation 0.6081 -> 0.6012. A first fit on 471k
+//!    positions played +187 -113 =0 against generation 2 at 20k nodes (+88 Elo, 95% [+48, +130]).
 //!
-//! Set by hand after each: the promoted silver at the silver's value (tuned ~210-220: a promotion
-//! should not lose material by itself, and the few positions with one said little).
+//! The promoted silver stays at the silver's value (`--freeze board[11]`; tuned freely it comes out
+//! ~210-240: a promotion should not lose material by itself, and the few positions with one say
+//! little).
 //!
 //! Measured 2026-11-29 on the hand-set weights with scripts/match.py, 20k nodes per move,
 //! openings.sfen with colours swapped (the full evaluation against itself with one group of weights
@@ -23,7 +28,7 @@
 //! |------------------------------------|-------|-------|----------------------|
 //! | material only (search's old eval)  | 40    | 30-10 | +191 [+82, +353]     |
 //! | same, byoyomi 200 ms instead       | 20    | 15-5  | +191 [+42, +477]     |
-//! | no king distances (placement)      | 30    | 20-10 | +120 [-1, +282]      |
+//! | no king distances (now offsets)    | 30    | 20-10 | +120 [-1, +282]      |
 //! | no king safety                     | 30    | 23-7  | +207 [+82, +420]     |
 //! | no mobility / promotion reach      | 30    | 19-11 | +95 [-27, +247]      |
 //! | no rank tables (P, L, N, K)        | 30    | 21-9  | +147 [+25, +321]     |
