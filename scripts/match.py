@@ -15,7 +15,9 @@ variants) is played twice with the colours swapped; openings are used in file or
 Time control: --byoyomi MS (per move after the main time), --time MS (main time per side),
 --inc MS (Fischer increment). A side that exceeds its time by more than --time-margin MS loses.
 --nodes N sends `go nodes N` instead (no clock): comparisons of evaluation terms that do not depend on
-how busy the machine is.
+how busy the machine is. Both engines of a game get the same budget, drawn for each pair of games
+within --nodes-jitter (default 0.1, i.e. +-10%) of N: engines searching a fixed number of nodes are
+deterministic, so without it every cycle through the openings would replay the same games.
 Engine options: --threads N and --hash MB go to both engines as Threads/Thread and USI_Hash/Hash (only
 the names an engine declares are sent); --option1/--option2 NAME=VALUE add any other option.
 --variant shogi|heian|heian8 sends `setoption name USI_Variant value <v>` to engines that declare it;
@@ -43,6 +45,7 @@ import argparse
 import math
 import os
 import queue
+import random
 import shlex
 import subprocess
 import sys
@@ -380,8 +383,17 @@ def adjudicated_loser(args, records):
     return None
 
 
-def play_game(args, engines, black, opening, log):
-    """Plays one game; engines[black] has Black. Returns (winner colour or None, reason, sfen, moves)."""
+def nodes_budget(args, number):
+    """The --nodes budget of game `number` (1-based): one draw per pair of games (same opening, colours
+    swapped), seeded by the pair, so a match is reproducible."""
+    pair = (number - 1) // 2
+    factor = 1.0 + args.nodes_jitter * random.Random(pair).uniform(-1.0, 1.0)
+    return max(1, round(args.nodes * factor))
+
+
+def play_game(args, engines, black, opening, log, number):
+    """Plays game `number`; engines[black] has Black. Returns (winner colour or None, reason, sfen,
+    moves)."""
     start_sfen = opening[0] or START_SFEN[args.variant]
     referee = new_referee(args.variant, start_sfen)
     moves = []
@@ -403,7 +415,7 @@ def play_game(args, engines, black, opening, log):
             return None, "max plies", start_sfen, moves, records
         engine = by_colour[side]
         if args.nodes > 0:
-            go = f"go nodes {args.nodes}"
+            go = f"go nodes {nodes_budget(args, number)}"
             allowed = args.nodes_timeout * 1000
         elif args.inc > 0:
             go = f"go btime {int(clock[0])} wtime {int(clock[1])} binc {args.inc} winc {args.inc}"
@@ -542,6 +554,8 @@ def main():
     parser.add_argument("--time", type=int, default=0, help="main time per side in ms")
     parser.add_argument("--inc", type=int, default=0, help="Fischer increment in ms (replaces byoyomi)")
     parser.add_argument("--nodes", type=int, default=0, help="fixed nodes per move instead of a clock")
+    parser.add_argument("--nodes-jitter", type=float, default=0.1,
+                        help="fraction the --nodes budget varies by between game pairs")
     parser.add_argument("--nodes-timeout", type=int, default=60, help="seconds a --nodes move may take")
     parser.add_argument("--time-margin", type=int, default=500, help="ms of lateness tolerated")
     parser.add_argument("--threads", type=int, default=1)
@@ -672,7 +686,7 @@ def play_jobs(args, setups, names, jobs, state, log):
                 break
             for engine in engines:
                 engine.ready()
-            winner, reason, start, moves, records = play_game(args, engines, black, opening, log)
+            winner, reason, start, moves, records = play_game(args, engines, black, opening, log, number)
             for colour, engine in ((0, engines[black]), (1, engines[1 - black])):
                 outcome = "draw" if winner is None else ("win" if winner == colour else "lose")
                 try:

@@ -116,7 +116,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn distances_and_advance() {
+    fn king_offsets_and_advance() {
         let sq = |s: &str| Square::from_usi(s).unwrap();
         let offset = |owner: Color, king: &str, s: &str| {
             let i = king_offsets(owner, sq(king))[sq(s).index()] as usize;

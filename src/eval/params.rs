@@ -7,7 +7,7 @@
 //! The first values were hand-set from common shogi knowledge (piece values in the spirit of
 //! Bonanza's, scaled to a 90-point pawn). The current ones are Texel-tuned (examples/tune.rs, prior 25
 //! toward the previous values, K ~680, pawn frozen at 90) on quiet positions of 3000-node self-play
-//! (examples/datagen.rs), in three generations:
+//! (examples/datagen.rs), in four generations:
 //! 1. 254k positions from the hand-set engine; validation loss 0.6088 -> 0.6029. Against the hand-set
 //!    weights at 20k nodes per move: +89 -22 =0 (+243 Elo, 95% [+171, +340], SPRT 0/10 took H1).
 //! 2. those plus 100k positions from the generation-1 engine (373k); validation 0.6141 -> 0.6131.
@@ -15,7 +15,12 @@
 //! 3. king-offset tables (3060 weights, replacing 180 king-distance ones and started from them) on
 //!    those plus 448k positions from the generation-2 engine (821k; 739k train / 82k validation),
 //!    prior spread 60 for the table entries; validation 0.6081 -> 0.6012. A first fit on 471k
-//!    positions played +187 -113 =0 against generation 2 at 20k nodes (+88 Elo, 95% [+48, +130]).
+//!    positions played +187 -113 =0 against generation 2 at 20k nodes (+88 Elo, 95% [+48, +130]);
+//!    this fit beat that one +203 -97 (+128 [+88, +172]). Those matches replayed the same 66 games
+//!    (33 openings, colours swapped) every cycle, so their true intervals are about twice as wide.
+//! 4. those plus 329k positions from the generation-3 engine (1.15M; 1035k train / 115k validation);
+//!    validation 0.6020 -> 0.5992. Against generation 3 at 20k nodes +-10% per game pair (so every
+//!    game differs): +151 -113 =0 (+50 Elo, 95% [+9, +94]).
 //!
 //! The promoted silver stays at the silver's value (`--freeze board[11]`; tuned freely it comes out
 //! ~210-240: a promotion should not lose material by itself, and the few positions with one say
