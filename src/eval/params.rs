@@ -16,8 +16,9 @@
 //!    those plus 448k positions from the generation-2 engine (821k; 739k train / 82k validation),
 //!    prior spread 60 for the table entries; validation 0.6081 -> 0.6012. A first fit on 471k
 //!    positions played +187 -113 =0 against generation 2 at 20k nodes (+88 Elo, 95% [+48, +130]);
-//!    this fit beat that one +203 -97 (+128 [+88, +172]). Those matches replayed the same 66 games
-//!    (33 openings, colours swapped) every cycle, so their true intervals are about twice as wide.
+//!    this fit beat that one +203 -97 (+128 [+88, +172]). These matches, like those of generations
+//!    1 and 2, replayed the same 66 games (33 openings, colours swapped) on every cycle, so their true
+//!    intervals are about twice as wide (the ablation table below used 30-40 distinct games).
 //! 4. those plus 329k positions from the generation-3 engine (1.15M; 1035k train / 115k validation);
 //!    validation 0.6020 -> 0.5992. Against generation 3 at 20k nodes +-10% per game pair (so every
 //!    game differs): +151 -113 =0 (+50 Elo, 95% [+9, +94]).

@@ -27,6 +27,11 @@
 //! nodes and scored +93 -107 =0 against none (20k nodes/move, 200 games: -24 Elo, 95% [-73, +24]);
 //! every quiet check there (margin 400) gave 2761737 nodes.
 //!
+//! Fixed-node matches before 2026-11-29 21:45 (these and `MATE3_MIN_DEPTH`'s) replayed the same 66
+//! games (33 openings, colours swapped) on every cycle: an engine searching a fixed number of nodes is
+//! deterministic. Their intervals are about twice as wide as printed. scripts/match.py now varies
+//! each game pair's budget by up to 10%.
+//!
 //! The pruning table predates self-play measurement here (two cores shared by six builders): it is
 //! node counts only, so a pruning that saves nodes by missing tactics would not show here. The tactical tests
 //! (mate in 1 and 3, hanging piece, free capture) pass with every pruning on.
@@ -114,7 +119,8 @@ params! {
     /// From depth 3 with escapes <= 2: 675925 / 7.638 G, all of it bench pos 20 (bare kings, full
     /// hands: found mates make the side being mated search every alternative), and +93 -107 =0
     /// against off (20k nodes/move, 200 games: -24 Elo, 95% [-73, +24]); colours of the match
-    /// script's engines swapped, another 200: +93 -107 again (400 games: -24, about [-59, +10]). With
+    /// script's engines swapped, another 200: +93 -107 again (the same games again: see the module
+    /// note on replayed fixed-node games; 66 distinct games, about +-85 Elo). With
     /// escapes <= 8: 624060 / 9.050 G (the probe 24% of the time). From depth 4: 529680 / 5.702 G,
     /// +94 -106 =0 against off (same match: -21 Elo, 95% [-70, +27]). Off until a longer match
     /// shows a gain.
