@@ -27,8 +27,7 @@
 
 use rayon::prelude::*;
 use tokin::core::{Position, Variant};
-use tokin::eval::params::Shape;
-use tokin::eval::params::Weights;
+use tokin::eval::params::{Shape, Weights};
 use tokin::eval::{evaluate_with, king_offset_entries, KingTable, EVAL_MAX};
 
 struct Args {
