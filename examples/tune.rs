@@ -4,6 +4,7 @@
 //! ```text
 //! cargo run --release --example tune -- DATA.txt [--max N] [--rounds R] [--prior P] [--threads T]
 //!     [--k K] [--freeze GROUP-OR-WEIGHT,...] [--offset-sd SD] [--write src/eval/default_weights.rs]
+//!     [--teacher] [--teacher-k KT] [--result-weight L]
 //! ```
 //!
 //! Model: the probability that the side to move wins is `sigmoid(eval / K)`; the tuner minimises the
@@ -11,6 +12,13 @@
 //! weight toward its current default (`--prior` scales it; weights the data says nothing about stay
 //! put). `K` is fitted first with the default weights and then held, so the tuned evaluation keeps
 //! the search's scale; the pawn on the board is frozen at its value for the same reason.
+//!
+//! With `--teacher`, each line carries a fourth column, a stronger engine's search score for the
+//! side to move (scripts/label.py writes it), and the target is that engine's opinion instead of the
+//! game result: `sigmoid(score / KT)`, mixed with the result by `--result-weight` (0 by default).
+//! `KT` is fitted to the game results unless given, so the teacher's scale is translated into a
+//! winning probability before Tokin's evaluation is fitted to it. A teacher's score says much more
+//! about one position than the result of a game decided far later, so far fewer positions suffice.
 //!
 //! Method: the evaluation is linear in most weights but not in the king-danger units (quadratic
 //! danger, clamps), so each round linearises it around the current weights (central differences of
@@ -40,6 +48,9 @@ struct Args {
     freeze: Vec<String>,
     offset_sd: f64,
     write: Option<String>,
+    teacher: bool,
+    teacher_k: Option<f64>,
+    result_weight: f64,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -53,6 +64,9 @@ fn parse_args() -> Result<Args, String> {
         freeze: Vec::new(),
         offset_sd: 60.0,
         write: None,
+        teacher: false,
+        teacher_k: None,
+        result_weight: 0.0,
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -66,6 +80,9 @@ fn parse_args() -> Result<Args, String> {
             "--freeze" => args.freeze = value("--freeze")?.split(',').map(str::to_string).collect(),
             "--offset-sd" => args.offset_sd = num(&value("--offset-sd")?)?,
             "--write" => args.write = Some(value("--write")?),
+            "--teacher" => args.teacher = true,
+            "--teacher-k" => args.teacher_k = Some(num(&value("--teacher-k")?)?),
+            "--result-weight" => args.result_weight = num(&value("--result-weight")?)?,
             _ if args.data.is_empty() && !a.starts_with("--") => args.data = a,
             _ => return Err(format!("unknown argument {a}")),
         }
@@ -179,10 +196,15 @@ fn describe(freeze: &[String], offset_sd: f64) -> Vec<Param> {
 
 struct Sample {
     sfen: String,
+    /// What the evaluation is fitted to: the game result (1 win, 0.5 draw, 0 loss for the side to
+    /// move) or, with a teacher, the teacher's winning probability.
     result: f64,
+    /// A stronger engine's score for the side to move (fourth column), when the data has one.
+    teacher: Option<f64>,
 }
 
-fn load(path: &str, max: usize) -> Result<Vec<Sample>, String> {
+/// Lines are `sfen<TAB>result<TAB>score[<TAB>teacher score]`; `need_teacher` skips lines without one.
+fn load(path: &str, max: usize, need_teacher: bool) -> Result<Vec<Sample>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -198,6 +220,11 @@ fn load(path: &str, max: usize) -> Result<Vec<Sample>, String> {
             eprintln!("{path}:{}: skipped (result)", n + 1);
             continue;
         };
+        let teacher = fields.nth(1).and_then(|t| t.parse::<f64>().ok());
+        if need_teacher && teacher.is_none() {
+            eprintln!("{path}:{}: skipped (teacher score)", n + 1);
+            continue;
+        }
         if Position::from_sfen(sfen, Variant::Shogi).is_err() {
             eprintln!("{path}:{}: skipped (sfen)", n + 1);
             continue;
@@ -205,6 +232,7 @@ fn load(path: &str, max: usize) -> Result<Vec<Sample>, String> {
         out.push(Sample {
             sfen: sfen.to_string(),
             result,
+            teacher,
         });
     }
     Ok(out)
@@ -241,20 +269,31 @@ fn mean_loss(evals: &[i32], data: &[Sample], k: f64) -> f64 {
     sum / data.len().max(1) as f64
 }
 
-/// K minimising the loss of the given evaluations (golden-section search on a log scale).
-fn fit_k(evals: &[i32], data: &[Sample]) -> f64 {
-    let (mut lo, mut hi) = (20f64.ln(), 5000f64.ln());
+/// The scale in 20..20000 minimising `loss` (golden-section search on a log scale).
+fn fit_scale(loss: impl Fn(f64) -> f64) -> f64 {
+    let (mut lo, mut hi) = (20f64.ln(), 20000f64.ln());
     let phi = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..60 {
         let a = hi - phi * (hi - lo);
         let b = lo + phi * (hi - lo);
-        if mean_loss(evals, data, a.exp()) < mean_loss(evals, data, b.exp()) {
+        if loss(a.exp()) < loss(b.exp()) {
             hi = b;
         } else {
             lo = a;
         }
     }
     ((lo + hi) / 2.0).exp()
+}
+
+/// The teacher's scale: the `KT` whose `sigmoid(score / KT)` best predicts the game results.
+fn fit_teacher_k(data: &[Sample]) -> f64 {
+    fit_scale(|kt| {
+        let sum: f64 = data
+            .iter()
+            .filter_map(|s| Some(cross_entropy(s.result, sigmoid(s.teacher? / kt))))
+            .sum();
+        sum / data.len().max(1) as f64
+    })
 }
 
 /// The linearised evaluation of one position: its value and its nonzero partial derivatives.
@@ -592,13 +631,26 @@ fn main() {
     {
         eprintln!("thread pool: {e}");
     }
-    let all = match load(&args.data, args.max) {
+    let mut all = match load(&args.data, args.max, args.teacher) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("{e}");
             std::process::exit(1);
         }
     };
+    if args.teacher {
+        let kt = args.teacher_k.unwrap_or_else(|| fit_teacher_k(&all));
+        let mix = args.result_weight.clamp(0.0, 1.0);
+        let before: f64 = all.iter().map(|s| s.result).sum::<f64>() / all.len().max(1) as f64;
+        for s in &mut all {
+            let opinion = sigmoid(s.teacher.unwrap_or(0.0) / kt);
+            s.result = mix * s.result + (1.0 - mix) * opinion;
+        }
+        let after: f64 = all.iter().map(|s| s.result).sum::<f64>() / all.len().max(1) as f64;
+        eprintln!(
+            "teacher scale KT = {kt:.1}; targets mix {mix} of the result; mean target {before:.3} -> {after:.3}"
+        );
+    }
     // Games are written whole, so blocks of consecutive lines keep most games on one side.
     let (mut train, mut valid) = (Vec::new(), Vec::new());
     for (i, s) in all.into_iter().enumerate() {
@@ -617,7 +669,9 @@ fn main() {
     let params = describe(&args.freeze, args.offset_sd);
     let defaults = flatten(&mut Weights::DEFAULT.clone());
     let default_evals = evals(&Weights::DEFAULT, &train);
-    let k = args.k.unwrap_or_else(|| fit_k(&default_evals, &train));
+    let k = args
+        .k
+        .unwrap_or_else(|| fit_scale(|k| mean_loss(&default_evals, &train, k)));
     let loss = |w: &Weights, set: &[Sample]| mean_loss(&evals(w, set), set, k);
     eprintln!(
         "K = {k:.1}; default loss: train {:.6}, valid {:.6}",
