@@ -142,6 +142,10 @@ const UNIT_GROUPS: &[&str] = &[
     "mobility",
 ];
 
+/// Groups whose first values were guesses (no data behind them yet): the wide prior spread of the
+/// king-offset entries, so the data decides.
+const GUESSED_GROUPS: &[&str] = &["threatened_to_move", "threatened_waiting"];
+
 /// The king-offset tables, by group name.
 fn king_table(group: &str) -> Option<KingTable> {
     match group {
@@ -172,7 +176,11 @@ fn describe(freeze: &[String], offset_sd: f64) -> Vec<Param> {
         let unit = UNIT_GROUPS.contains(&g.name);
         let table = king_table(g.name);
         for (i, &v) in g.values.iter().enumerate() {
-            let floor = if table.is_some() { offset_sd } else { 10.0 };
+            let floor = if table.is_some() || GUESSED_GROUPS.contains(&g.name) {
+                offset_sd
+            } else {
+                10.0
+            };
             let sd = if unit {
                 (0.5 * f64::from(v.abs())).max(1.0)
             } else {

@@ -8,6 +8,8 @@
 //! - mobility of lance, bishop, rook, horse, dragon ([`pieces`]);
 //! - king safety: attackers and drop threats against defenders on the 3x3 zone, escape squares, open
 //!   files beside the king ([`king_safety`]);
+//! - threatened pieces: attacked and undefended, or attacked by a pawn, for the side to move and the
+//!   other ([`threats`]);
 //! - a tempo bonus for the side to move.
 //!
 //! Variants without drops (Heian) have empty hands by rule; their material is scaled up because a
@@ -21,6 +23,7 @@ mod king_safety;
 mod material;
 pub mod params;
 mod pieces;
+mod threats;
 
 #[cfg(test)]
 mod tests;
@@ -68,7 +71,8 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// The static evaluation with the given weights (for tuning and for measuring single terms).
 pub fn evaluate_with(w: &Weights, pos: &Position) -> i32 {
     let terms = Breakdown::compute(w, pos);
-    let black_view = terms.material + terms.placement + terms.mobility + terms.king_safety;
+    let black_view =
+        terms.material + terms.placement + terms.mobility + terms.king_safety + terms.threats;
     let score = match pos.side_to_move() {
         Color::Black => black_view,
         Color::White => -black_view,
@@ -83,6 +87,7 @@ pub struct Breakdown {
     pub placement: i32,
     pub mobility: i32,
     pub king_safety: i32,
+    pub threats: i32,
     pub tempo: i32,
 }
 
@@ -94,11 +99,14 @@ impl Breakdown {
         let king_safety =
             king_safety::king_safety(w, pos, &frame, Color::Black, &black_att, &white_att)
                 - king_safety::king_safety(w, pos, &frame, Color::White, &white_att, &black_att);
+        let threats = threats::threats(w, pos, Color::Black, &black_att, &white_att)
+            - threats::threats(w, pos, Color::White, &white_att, &black_att);
         Breakdown {
             material: material::material(w, pos, [black.material, white.material]),
             placement: black.placement - white.placement,
             mobility: black.mobility - white.mobility,
             king_safety,
+            threats,
             tempo: w.tempo,
         }
     }

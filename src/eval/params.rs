@@ -5,9 +5,9 @@
 //! evaluator. Units are centipawn-like: a pawn on the board is 90.
 //!
 //! The first values were hand-set from common shogi knowledge (piece values in the spirit of
-//! Bonanza's, scaled to a 90-point pawn). The current ones are Texel-tuned (examples/tune.rs, prior 25
+//! Bonanza's, scaled to a 90-point pawn). Generations 1-4 are Texel-tuned (examples/tune.rs, prior 25
 //! toward the previous values, K ~680, pawn frozen at 90) on quiet positions of 3000-node self-play
-//! (examples/datagen.rs), in four generations:
+//! (examples/datagen.rs); generation 5 is fitted to a stronger engine's scores on such positions:
 //! 1. 254k positions from the hand-set engine; validation loss 0.6088 -> 0.6029. Against the hand-set
 //!    weights at 20k nodes per move: +89 -22 =0 (+243 Elo, 95% [+171, +340], SPRT 0/10 took H1).
 //! 2. those plus 100k positions from the generation-1 engine (373k); validation 0.6141 -> 0.6131.
@@ -22,6 +22,14 @@
 //! 4. those plus 329k positions from the generation-3 engine (1.15M; 1035k train / 115k validation);
 //!    validation 0.6020 -> 0.5992. Against generation 3 at 20k nodes +-10% per game pair (so every
 //!    game differs): +151 -113 =0 (+50 Elo, 95% [+9, +94]).
+//! 5. Taught by gpsusi instead of by game results: 20.9k positions sampled from the 1.15M (every 25th
+//!    line), each labelled with gpsusi's depth-4 search score (scripts/label.py, LimitDepth 4); the
+//!    target is `sigmoid(score / 957.7)` (the teacher's scale fitted to the game results). Started
+//!    from generation 4 with the new threatened-piece terms at guessed values; prior 0.2 (chosen on
+//!    held-out loss: prior 4 0.6163, 1 0.6132, 0.3 0.6113, 0.1 0.6108, 0.03 0.6115; start 0.6242).
+//!    Piece values fell ~20% against the frozen pawn, the threats became large (a rook the side to
+//!    move must save: 191) and the tempo bonus rose from 0 to 65. Against generation 4 at 10k nodes
+//!    +-10%: +76 -24 =0 (+200 Elo, 95% [+128, +293]).
 //!
 //! The promoted silver stays at the silver's value (`--freeze board[11]`; tuned freely it comes out
 //! ~210-240: a promotion should not lose material by itself, and the few positions with one say
@@ -190,6 +198,12 @@ pub struct Weights {
     /// or lance on the board: something can use the file.
     pub open_file_ranger: i32,
 
+    /// Penalty per threatened piece (attacked and undefended, or above a pawn and attacked by a
+    /// pawn; see `threats`), by class: for the side to move, which can save one of them...
+    pub threatened_to_move: [i32; Class::NUM],
+    /// ... and for the side that just moved, whose piece the mover can take.
+    pub threatened_waiting: [i32; Class::NUM],
+
     /// For the side to move.
     pub tempo: i32,
 }
@@ -235,6 +249,8 @@ impl Weights {
             list("escape", &mut w.escape, -300, 300),
             list("open_file", &mut w.open_file, 0, 200),
             scalar("open_file_ranger", &mut w.open_file_ranger, 0, 200),
+            list("threatened_to_move", &mut w.threatened_to_move, -200, 1000),
+            list("threatened_waiting", &mut w.threatened_waiting, -200, 1000),
             scalar("tempo", &mut w.tempo, 0, 100),
         ]
     }
@@ -346,6 +362,7 @@ mod tests {
             + 9
             + 2
             + 1
+            + 2 * Class::NUM
             + 1;
         assert_eq!(total, expected);
     }

@@ -1,4 +1,4 @@
-use super::params::Weights;
+use super::params::{Class, Weights};
 use super::*;
 use crate::core::Variant;
 
@@ -304,4 +304,29 @@ fn king_offset_entries_predict_the_evaluation_exactly() {
             );
         }
     }
+}
+
+#[test]
+fn threatened_pieces_cost_their_owner() {
+    let w = Weights::DEFAULT;
+    let threats = |sfen: &str| Breakdown::compute(&w, &pos(sfen, Variant::Shogi)).threats;
+    let silver = Class::Silver.index();
+    // A black silver on 5e that White's rook on 5a attacks, with nothing defending it.
+    let hanging = threats("4r3k/9/9/9/4S4/9/9/9/K8 b - 1");
+    assert_eq!(hanging, -w.threatened_to_move[silver]);
+    // The same silver defended by a gold behind it.
+    assert_eq!(threats("4r3k/9/9/9/4S4/4G4/9/9/K8 b - 1"), 0);
+    // Defended, but a white pawn on 5d attacks it: still threatened. (The pawn, which the silver
+    // attacks, is defended by the rook and is only a pawn: not threatened.)
+    assert_eq!(
+        threats("4r3k/9/9/4p4/4S4/4G4/9/9/K8 b - 1"),
+        -w.threatened_to_move[silver]
+    );
+    // A defended pawn attacked by a pawn is not threatened: pawns face each other all game.
+    assert_eq!(threats("4r3k/9/9/4p4/4P4/4G4/9/9/K8 b - 1"), 0);
+    // The hanging silver with White to move: the waiting side's table.
+    assert_eq!(
+        threats("4r3k/9/9/9/4S4/9/9/9/K8 w - 1"),
+        -w.threatened_waiting[silver]
+    );
 }
