@@ -26,79 +26,32 @@ its opening book answers without a score, so fix the depth with LimitDepth (4..1
 
 import argparse
 import queue
-import shlex
-import subprocess
 import sys
 import threading
 import time
 
+# The USI engine driver is match.py's (standard library only; cshogi is needed only for refereeing).
+from match import Engine, EngineError, score_cp
+
 MATE = 30000
+# Seconds one position may take before the engine counts as hung.
+GO_TIMEOUT = 120.0
 
 
-class Engine:
-    def __init__(self, command, options):
-        self.command = command
-        self.options = options
-        self.start()
+def label(engine, sfen, go):
+    """The engine's last reported score for `sfen` (clamped to +-MATE), or None."""
+    best, score, _ = engine.go("position sfen " + sfen, "go " + go, GO_TIMEOUT)
+    cp = score_cp(score)
+    if cp is None and best in ("resign", "win"):
+        cp = -MATE if best == "resign" else MATE
+    return None if cp is None else max(-MATE, min(MATE, cp))
 
-    def start(self):
-        self.proc = subprocess.Popen(shlex.split(self.command), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     text=True, bufsize=1)
-        self.send("usi")
-        self.read_until("usiok")
-        for name, value in self.options:
-            self.send(f"setoption name {name} value {value}")
-        self.send("isready")
-        self.read_until("readyok")
-        self.send("usinewgame")
 
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def read_until(self, prefix):
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise EOFError(f"{self.command} exited")
-            lines.append(line.rstrip("\n"))
-            if line.startswith(prefix):
-                return lines
-
-    def score(self, sfen, go):
-        """The last score the engine reports for `sfen`, or None."""
-        self.send("position sfen " + sfen)
-        self.send("go " + go)
-        lines = self.read_until("bestmove")
-        score = None
-        for line in lines:
-            tokens = line.split()
-            if "score" not in tokens:
-                continue
-            i = tokens.index("score")
-            if i + 2 >= len(tokens):
-                continue
-            kind, value = tokens[i + 1], tokens[i + 2]
-            try:
-                if kind == "cp":
-                    score = max(-MATE, min(MATE, int(value)))
-                elif kind == "mate":
-                    score = -MATE if value.startswith("-") else MATE
-            except ValueError:
-                continue
-        best = lines[-1].split()
-        if score is None and len(best) > 1 and best[1] in ("resign", "win"):
-            score = -MATE if best[1] == "resign" else MATE
-        return score
-
-    def quit(self):
-        try:
-            self.send("quit")
-            self.proc.wait(timeout=5)
-        except (OSError, subprocess.TimeoutExpired):
-            self.proc.kill()
+def new_engine(args):
+    engine = Engine(args.engine, "teacher")
+    engine.start(args.option)
+    engine.send("usinewgame")
+    return engine
 
 
 def parse_option(text):
@@ -141,18 +94,19 @@ def main():
     started = time.time()
 
     def worker():
-        engine = Engine(args.engine, args.option)
+        engine = new_engine(args)
         while True:
             line = work.get()
             if line is None:
                 break
             sfen = line.split("\t", 1)[0]
             try:
-                score = engine.score(sfen, args.go)
-            except EOFError:
-                # A crash on one position loses only that position.
-                print(f"engine exited on {sfen}; restarting", file=sys.stderr)
-                engine.start()
+                score = label(engine, sfen, args.go)
+            except EngineError as e:
+                # A crash or hang on one position loses only that position.
+                print(f"{e} on {sfen}; restarting", file=sys.stderr)
+                engine.quit()
+                engine = new_engine(args)
                 score = None
             with lock:
                 if score is None:
