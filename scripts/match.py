@@ -37,6 +37,8 @@ perpetual check. A game longer than --max-plies is a draw.
 
 Output: one line per game, then totals for engine1: W/L/D, score, Elo with a 95% interval, and with
 --sprt ELO0 ELO1 ALPHA BETA the log-likelihood ratio; the match stops when H0 or H1 is accepted.
+Under a clock, each engine's move with the least time to spare is printed too (a time check: with
+--time-margin 0 any late move loses, and the margin shows how close the engine came).
 --out DIR writes every game as CSA (shogi) and a line per game to DIR/games.txt as
 `position sfen ... moves ...` with the result.
 """
@@ -103,6 +105,8 @@ class Engine:
             raise EngineError(f"{name}: cannot start '{command}': {e}") from e
         self.lines = queue.Queue()
         self.options = {}  # lower-case name -> declared name
+        self.moves_timed = 0
+        self.tightest = None  # (used ms, allowed ms) of the move with the least time to spare
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self):
@@ -431,6 +435,10 @@ def play_game(args, engines, black, opening, log, number):
             print(f"  {e}", file=sys.stderr)
             return 1 - side, "engine failure", start_sfen, moves, records
         used = elapsed * 1000
+        if args.nodes == 0:
+            engine.moves_timed += 1
+            if engine.tightest is None or used - allowed > engine.tightest[0] - engine.tightest[1]:
+                engine.tightest = (used, allowed)
         if used > allowed + args.time_margin:
             return 1 - side, f"time ({used:.0f} ms of {allowed:.0f})", start_sfen, moves, records
         if args.nodes > 0:
@@ -616,6 +624,14 @@ def main():
         state.stop.set()
     finally:
         print(f"{names[0]} vs {names[1]}: +{state.w} -{state.l} ={state.d}  {summary(state.w, state.l, state.d)}")
+        for i, name in enumerate(names):
+            # Finished games only: a game cut short by an interrupt is not counted.
+            if state.tightest[i] is not None:
+                used, allowed = state.tightest[i]
+                print(
+                    f"{name}: {state.moves_timed[i]} timed moves; closest to the limit: "
+                    f"{used:.0f} ms of {allowed:.0f} allowed ({allowed - used:+.0f} ms to spare)"
+                )
         if args.sprt:
             llr = sprt_llr(state.w, state.l, state.d, state.elo0, state.elo1)
             print(
@@ -636,9 +652,22 @@ class Tally:
         self.stop = threading.Event()
         self.w = self.l = self.d = 0
         self.error = None
+        self.moves_timed = [0, 0]  # per engine index (0 = engine1)
+        self.tightest = [None, None]
         if args.sprt:
             self.elo0, self.elo1, alpha, beta = args.sprt
             self.lower, self.upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+    def add_timing(self, engines):
+        """Takes over the game thread's engines' move timings (engines[0] is engine1)."""
+        with self.lock:
+            for i, engine in enumerate(engines):
+                self.moves_timed[i] += engine.moves_timed
+                engine.moves_timed = 0
+                t, best = engine.tightest, self.tightest[i]
+                engine.tightest = None
+                if t is not None and (best is None or t[0] - t[1] > best[0] - best[1]):
+                    self.tightest[i] = t
 
     def record(self, args, number, names, black, winner, reason, start, moves, records, opening_len):
         with self.lock:
@@ -694,6 +723,7 @@ def play_jobs(args, setups, names, jobs, state, log):
                 except EngineError:
                     pass
             state.record(args, number, names, black, winner, reason, start, moves, records, len(opening[1]))
+            state.add_timing(engines)
     except EngineError as e:
         with state.lock:
             state.error = str(e)

@@ -1,7 +1,7 @@
 //! Search behaviour through the public `Pool` API: results, protocol rules, determinism.
 
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokin::core::{Position, Variant};
 use tokin::search::{BestMove, EventSink, Limits, Pool, Score, SearchConfig, SearchEvent};
 
@@ -168,9 +168,59 @@ fn ponder_waits_for_ponderhit() {
     pool.start(pos(STARTPOS), limits, SearchConfig::default(), sink);
     std::thread::sleep(Duration::from_millis(400));
     assert!(rec.best_moves().is_empty());
-    pool.ponderhit(None);
+    pool.ponderhit(None, Instant::now());
     pool.wait();
     assert_eq!(rec.best_moves().len(), 1);
+}
+
+/// The clock runs from when the client's `go` arrived, not from when the search started: a `go`
+/// that waited 10 s behind other work (a hash clear, a previous search) has used up its 5 s.
+#[test]
+fn the_clock_runs_from_when_go_arrived() {
+    let arrived = Instant::now()
+        .checked_sub(Duration::from_secs(10))
+        .expect("the monotonic clock has run for 10 s");
+    let started = Instant::now();
+    let limits = Limits {
+        movetime: Some(5000),
+        received: Some(arrived),
+        ..Limits::default()
+    };
+    let rec = search(STARTPOS, limits, SearchConfig::default());
+    assert!(
+        started.elapsed() < Duration::from_millis(2500),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(matches!(rec.best_moves()[..], [BestMove::Move { .. }]));
+    assert!(rec.final_info().time_ms >= 10_000, "{:?}", rec.final_info());
+}
+
+/// Likewise after `ponderhit`: its clock starts when the `ponderhit` arrived.
+#[test]
+fn ponderhit_clock_runs_from_when_it_arrived() {
+    let mut pool = Pool::new();
+    pool.resize_hash(8);
+    let (rec, sink) = Recorder::new();
+    let limits = Limits {
+        ponder: true,
+        movetime: Some(2000),
+        ..Limits::default()
+    };
+    let t0 = Instant::now();
+    pool.start(pos(STARTPOS), limits, SearchConfig::default(), sink);
+    std::thread::sleep(Duration::from_millis(2300));
+    assert!(rec.best_moves().is_empty());
+    // Arrived 100 ms after the search began: its 2000 ms are already over.
+    let hit = Instant::now();
+    pool.ponderhit(None, t0 + Duration::from_millis(100));
+    pool.wait();
+    assert_eq!(rec.best_moves().len(), 1);
+    assert!(
+        hit.elapsed() < Duration::from_millis(1200),
+        "{:?}",
+        hit.elapsed()
+    );
 }
 
 #[test]

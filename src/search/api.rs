@@ -2,6 +2,7 @@
 //! the search itself never prints.
 
 use crate::core::Move;
+use std::time::Instant;
 
 /// What `go` asked for. Times are milliseconds and may be negative or zero (clients send both).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -21,6 +22,11 @@ pub struct Limits {
     pub ponder: bool,
     /// Restrict the root to these moves (empty = all).
     pub searchmoves: Vec<Move>,
+    /// When the client's `go` arrived. The clock runs from then, as the client's does, so time
+    /// spent before the search could start (clearing the hash after `usinewgame`, finishing the
+    /// previous search) counts against this move instead of overrunning it. `None`: from the moment
+    /// the search starts.
+    pub received: Option<Instant>,
 }
 
 impl Limits {

@@ -212,7 +212,7 @@ impl Pool {
             tt,
             config: config.clone(),
             stop: AtomicBool::new(false),
-            epoch: std::time::Instant::now(),
+            epoch: limits.received.unwrap_or_else(std::time::Instant::now),
             hard_deadline: AtomicU64::new(time.hard.unwrap_or(u64::MAX)),
             nodes_limit,
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
@@ -264,9 +264,9 @@ impl Pool {
         }
     }
 
-    /// The opponent played the expected move: the ponder search becomes a normal timed search from
-    /// now, with the new clock when one is given.
-    pub fn ponderhit(&self, clock: Option<Limits>) {
+    /// The opponent played the expected move: the ponder search becomes a normal timed search whose
+    /// clock started when the `ponderhit` arrived (`received`), with the new clock when one is given.
+    pub fn ponderhit(&self, clock: Option<Limits>, received: std::time::Instant) {
         let Some(c) = &self.control else { return };
         if !c.searching.load(Ordering::Relaxed) || !c.shared.pondering.load(Ordering::Relaxed) {
             return;
@@ -274,7 +274,9 @@ impl Pool {
         let mut limits = clock.unwrap_or_else(|| c.original_limits.clone());
         limits.ponder = false;
         let time = TimeLimits::new(&limits, c.us, c.game_ply, &c.shared.config.time);
-        let now = c.shared.elapsed_ms();
+        let now = received
+            .saturating_duration_since(c.shared.epoch)
+            .as_millis() as u64;
         *c.shared.clock.lock().unwrap_or_else(|e| e.into_inner()) = (time, now);
         let hard = time.hard.map_or(u64::MAX, |h| now + h);
         c.shared.hard_deadline.store(hard, Ordering::Relaxed);

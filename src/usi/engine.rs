@@ -23,6 +23,7 @@ use std::io::{BufReader, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread;
+use std::time::Instant;
 
 /// Depth `bench` uses when none is given.
 pub const BENCH_DEFAULT_DEPTH: u32 = 8;
@@ -53,7 +54,7 @@ pub trait Searcher {
     fn clear_hash(&mut self);
     fn start(&mut self, pos: Position, limits: Limits, config: SearchConfig, sink: EventSink);
     fn stop(&self);
-    fn ponderhit(&self, clock: Option<Limits>);
+    fn ponderhit(&self, clock: Option<Limits>, received: Instant);
     fn abort(&self);
     fn wait(&mut self);
     fn is_searching(&self) -> bool;
@@ -72,8 +73,8 @@ impl Searcher for Pool {
     fn stop(&self) {
         Pool::stop(self)
     }
-    fn ponderhit(&self, clock: Option<Limits>) {
-        Pool::ponderhit(self, clock)
+    fn ponderhit(&self, clock: Option<Limits>, received: Instant) {
+        Pool::ponderhit(self, clock, received)
     }
     fn abort(&self) {
         Pool::abort(self)
@@ -144,10 +145,10 @@ impl<S: Searcher> Engine<S> {
             .unwrap_or_default()
     }
 
-    /// Acts on one input line.
-    pub fn handle_line(&mut self, line: &str) -> Flow {
+    /// Acts on one input line, which arrived at `received` (a search's clock starts then).
+    pub fn handle_line(&mut self, line: &str, received: Instant) -> Flow {
         match command::parse(line) {
-            Ok(Some(cmd)) => self.execute(cmd),
+            Ok(Some(cmd)) => self.execute(cmd, received),
             Ok(None) => Flow::Continue,
             Err(e) => {
                 self.out.error(&format_args!("{e} (line ignored)"));
@@ -156,7 +157,7 @@ impl<S: Searcher> Engine<S> {
         }
     }
 
-    pub fn execute(&mut self, cmd: Command) -> Flow {
+    pub fn execute(&mut self, cmd: Command, received: Instant) -> Flow {
         log::debug!("command: {cmd:?}");
         match cmd {
             Command::Usi => self.usi(),
@@ -167,7 +168,7 @@ impl<S: Searcher> Engine<S> {
             Command::Go(Go::Search {
                 limits,
                 searchmoves,
-            }) => self.go(limits, &searchmoves),
+            }) => self.go(limits, &searchmoves, received),
             Command::Go(Go::Mate(limit)) => self.go_mate(limit),
             Command::Go(Go::Perft(depth)) => self.go_perft(depth),
             Command::Stop => self.stop(),
@@ -177,7 +178,7 @@ impl<S: Searcher> Engine<S> {
                         .error(&format_args!("{w}; ponderhit without a clock update"));
                 }
                 if self.awaiting_bestmove() {
-                    self.pool.ponderhit(clock);
+                    self.pool.ponderhit(clock, received);
                 }
             }
             Command::GameOver { .. } => self.silence(),
@@ -357,7 +358,8 @@ impl<S: Searcher> Engine<S> {
         }
     }
 
-    fn go(&mut self, mut limits: Limits, searchmoves: &[String]) {
+    fn go(&mut self, mut limits: Limits, searchmoves: &[String], received: Instant) {
+        limits.received = Some(received);
         self.wait_idle();
         self.prepare();
         for text in searchmoves {
@@ -523,9 +525,10 @@ pub fn run<R: Read + Send + 'static>(input: R, out: Output) {
 
 /// Runs the USI loop on `input` until `quit` or end of input.
 pub fn run_with<R: Read + Send + 'static, S: Searcher>(input: R, out: Output, pool: S) {
-    let (tx, rx) = mpsc::channel::<Input>();
-    // The reader only reads: it never waits on anything the loop does. At end of input it simply
-    // drops the sender, which ends the loop below like `quit`.
+    let (tx, rx) = mpsc::channel::<(Input, Instant)>();
+    // The reader only reads: it never waits on anything the loop does, so the instant it stamps on a
+    // line is when the client sent it, however long the loop is still busy with earlier commands.
+    // At end of input it simply drops the sender, which ends the loop below like `quit`.
     let reader = thread::Builder::new()
         .name("usi-reader".into())
         .spawn(move || {
@@ -533,7 +536,7 @@ pub fn run_with<R: Read + Send + 'static, S: Searcher>(input: R, out: Output, po
             loop {
                 match lines.next_input() {
                     Ok(Some(input)) => {
-                        if tx.send(input).is_err() {
+                        if tx.send((input, Instant::now())).is_err() {
                             break;
                         }
                     }
@@ -550,9 +553,9 @@ pub fn run_with<R: Read + Send + 'static, S: Searcher>(input: R, out: Output, po
         return;
     }
     let mut engine = Engine::new(out.clone(), pool);
-    for input in rx {
+    for (input, received) in rx {
         let flow = match input {
-            Input::Line(line) => engine.handle_line(&line),
+            Input::Line(line) => engine.handle_line(&line, received),
             Input::TooLong(n) => {
                 out.error(&format_args!(
                     "input line of {n} bytes is longer than the {} byte limit; ignored",
@@ -575,6 +578,7 @@ mod tests {
     use crate::mate::{MateProgress, MateResult};
     use std::io::{Cursor, Write};
     use std::sync::Mutex;
+    use std::time::Duration;
 
     /// A scripted pool: answers synchronously (timed searches inside `start`, infinite/ponder ones
     /// inside `stop`/`ponderhit`), logs every call, and can be told to misbehave.
@@ -586,6 +590,10 @@ mod tests {
         /// Answer twice, or with an illegal ponder move, to test the sink's guards.
         double_answer: bool,
         bad_ponder: bool,
+        /// How long `clear_hash` takes.
+        clear_delay: Duration,
+        /// For each `start`: how long before it the `go` had arrived.
+        go_waited: Vec<Duration>,
     }
 
     #[derive(Clone, Default)]
@@ -619,13 +627,21 @@ mod tests {
             self.0.lock().unwrap().calls.push(format!("resize {mb}"));
         }
         fn clear_hash(&mut self) {
-            self.0.lock().unwrap().calls.push("clear".into());
+            let delay = {
+                let mut s = self.0.lock().unwrap();
+                s.calls.push("clear".into());
+                s.clear_delay
+            };
+            thread::sleep(delay);
         }
         fn start(&mut self, pos: Position, limits: Limits, c: SearchConfig, sink: EventSink) {
             {
                 let mut s = self.0.lock().unwrap();
                 s.calls
                     .push(format!("start threads={} multipv={}", c.threads, c.multipv));
+                if let Some(received) = limits.received {
+                    s.go_waited.push(received.elapsed());
+                }
                 s.sink = Some(sink);
                 s.root = Some(pos);
             }
@@ -637,7 +653,7 @@ mod tests {
             self.0.lock().unwrap().calls.push("stop".into());
             self.answer();
         }
-        fn ponderhit(&self, _clock: Option<Limits>) {
+        fn ponderhit(&self, _clock: Option<Limits>, _received: Instant) {
             self.0.lock().unwrap().calls.push("ponderhit".into());
             self.answer();
         }
@@ -682,6 +698,21 @@ mod tests {
 
     fn bestmoves(lines: &[String]) -> Vec<&String> {
         lines.iter().filter(|l| l.starts_with("bestmove")).collect()
+    }
+
+    /// A `usinewgame` that clears a big hash holds up the `go` behind it; the client's clock is
+    /// already running, so the search's clock must start when the `go` arrived.
+    #[test]
+    fn a_go_is_timed_from_its_arrival() {
+        let fake = Fake::default();
+        fake.0.lock().unwrap().clear_delay = Duration::from_millis(300);
+        session(
+            "setoption name USI_Hash value 32\nisready\nusinewgame\nposition startpos\ngo btime 0 wtime 0 byoyomi 1000\n",
+            &fake,
+        );
+        let waited = fake.0.lock().unwrap().go_waited.clone();
+        assert_eq!(waited.len(), 1, "{:?}", fake.calls());
+        assert!(waited[0] >= Duration::from_millis(250), "{waited:?}");
     }
 
     #[test]
@@ -855,7 +886,7 @@ mod tests {
             "usinewgame",
             "go mate 1000",
         ] {
-            engine.handle_line(line);
+            engine.handle_line(line, Instant::now());
         }
         // Joins the solver thread (its answer is not muted: no gameover/quit came).
         engine.wait_idle();
@@ -882,8 +913,8 @@ mod tests {
         let buf = Buf::default();
         let mut engine = Engine::new(Output::new(Box::new(buf.clone())), Fake::default())
             .with_mate_solver(Arc::new(ScriptedMate::default()));
-        engine.handle_line("go mate infinite");
-        engine.handle_line("gameover");
+        engine.handle_line("go mate infinite", Instant::now());
+        engine.handle_line("gameover", Instant::now());
         engine.wait_idle();
         // The scripted solver answers at once, so the line may or may not have gone out before
         // `gameover`; what must hold is that no `bestmove` ever comes and at most one answer.
