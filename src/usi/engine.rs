@@ -110,6 +110,8 @@ pub struct Engine<S: Searcher = Pool> {
     hash_mb: Option<usize>,
     /// `ClearHash` pressed during a search: cleared when the search is over.
     clear_pending: bool,
+    /// A search or mate job has written to the hash tables since they were last cleared.
+    tables_used: bool,
 }
 
 impl<S: Searcher> Engine<S> {
@@ -129,6 +131,7 @@ impl<S: Searcher> Engine<S> {
             mate_job: None,
             hash_mb: None,
             clear_pending: false,
+            tables_used: false,
         }
     }
 
@@ -181,7 +184,11 @@ impl<S: Searcher> Engine<S> {
                     self.pool.ponderhit(clock, received);
                 }
             }
-            Command::GameOver { .. } => self.silence(),
+            Command::GameOver { .. } => {
+                self.silence();
+                self.wait_idle();
+                self.clear_used_tables();
+            }
             Command::Quit => {
                 self.silence();
                 return Flow::Quit;
@@ -264,11 +271,23 @@ impl<S: Searcher> Engine<S> {
         // A new game while a search runs is a client bug; the old game's answer is not wanted.
         self.silence();
         self.wait_idle();
+        self.clear_used_tables();
+        self.pos = None;
+    }
+
+    /// Empties the hash tables if a search has used them since they were last cleared. Done at
+    /// `gameover` as well as `usinewgame`: after `gameover` the client waits for `readyok` before
+    /// the next game, while `usinewgame` comes right before its first `go`, and clearing costs
+    /// tens of ms per 256 MB on that move's clock (with `gameover` first, nothing is left to do).
+    fn clear_used_tables(&mut self) {
+        if !self.tables_used {
+            return;
+        }
         if self.hash_mb.is_some() {
             self.pool.clear_hash();
         }
         self.mate_solver.clear_hash();
-        self.pos = None;
+        self.tables_used = false;
     }
 
     fn set_position(&mut self, base: PositionBase, moves: &[String]) {
@@ -371,6 +390,7 @@ impl<S: Searcher> Engine<S> {
                 )),
             }
         }
+        self.tables_used = true;
         let session = Arc::new(SearchSession::default());
         self.session = Some(Arc::clone(&session));
         let pos = self.position().clone();
@@ -386,6 +406,7 @@ impl<S: Searcher> Engine<S> {
     fn go_mate(&mut self, limit: MateLimit) {
         self.wait_idle();
         self.prepare();
+        self.tables_used = true;
         let stop = Arc::new(AtomicBool::new(false));
         let muted = Arc::new(AtomicBool::new(false));
         let (solver, pos, out) = (
@@ -706,13 +727,38 @@ mod tests {
     fn a_go_is_timed_from_its_arrival() {
         let fake = Fake::default();
         fake.0.lock().unwrap().clear_delay = Duration::from_millis(300);
+        let go = "position startpos\ngo btime 0 wtime 0 byoyomi 1000\n";
         session(
-            "setoption name USI_Hash value 32\nisready\nusinewgame\nposition startpos\ngo btime 0 wtime 0 byoyomi 1000\n",
+            &format!("setoption name USI_Hash value 32\nisready\nusinewgame\n{go}usinewgame\n{go}"),
             &fake,
         );
         let waited = fake.0.lock().unwrap().go_waited.clone();
-        assert_eq!(waited.len(), 1, "{:?}", fake.calls());
-        assert!(waited[0] >= Duration::from_millis(250), "{waited:?}");
+        assert_eq!(waited.len(), 2, "{:?}", fake.calls());
+        // The first game used the hash, so the second usinewgame cleared it (300 ms).
+        assert!(waited[1] >= Duration::from_millis(250), "{waited:?}");
+    }
+
+    /// Tables a game used are cleared once, at `gameover` when it comes (the client then waits for
+    /// `readyok`), else at `usinewgame`; tables nothing has used since are not cleared again.
+    #[test]
+    fn used_tables_are_cleared_once_between_games() {
+        let calls = |input: &str| {
+            let fake = Fake::default();
+            session(input, &fake);
+            fake.calls()
+        };
+        let clears = |calls: &[String]| calls.iter().filter(|c| *c == "clear").count();
+        let game = "isready\nusinewgame\nposition startpos\ngo btime 0 wtime 0 byoyomi 100\n";
+        assert_eq!(clears(&calls("isready\nusinewgame\n")), 0);
+        assert_eq!(clears(&calls(&format!("{game}usinewgame\n"))), 1);
+        assert_eq!(clears(&calls(&format!("{game}gameover lose\n"))), 1);
+        let two_games = calls(&format!("{game}gameover win\n{game}gameover draw\n"));
+        assert_eq!(clears(&two_games), 2, "{two_games:?}");
+        assert_eq!(
+            two_games.iter().filter(|c| c.starts_with("start")).count(),
+            2,
+            "{two_games:?}"
+        );
     }
 
     #[test]
@@ -899,8 +945,8 @@ mod tests {
         assert_eq!(
             *solver.0.lock().unwrap(),
             vec![
+                // ClearHash; `usinewgame` finds nothing used since and clears nothing.
                 "resize 32",
-                "clear",
                 "clear",
                 "resize 32",
                 "solve Time(1000)"
