@@ -106,7 +106,8 @@ class Engine:
         self.lines = queue.Queue()
         self.options = {}  # lower-case name -> declared name
         self.moves_timed = 0
-        self.tightest = None  # (used ms, allowed ms) of the move with the least time to spare
+        self.tightest = None  # (used ms, allowed ms, engine's reported ms) of the tightest move
+        self.reported_ms = None
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self):
@@ -163,18 +164,26 @@ class Engine:
         self.read_until("readyok", timeout)
 
     def go(self, position, go_command, timeout):
-        """Returns (bestmove word, last score text or None, elapsed seconds)."""
+        """Returns (bestmove word, last score text or None, elapsed seconds). The engine's own last
+        reported `time` (ms, or None) is kept in `self.reported_ms`: a move that took much longer
+        than the engine says it searched was held up outside its search (scheduling, I/O)."""
         self.send(position)
         self.send(go_command)
         started = time.monotonic()
         lines = self.read_until("bestmove", timeout)
         elapsed = time.monotonic() - started
         score = None
+        self.reported_ms = None
         for line in lines:
             words = line.split()
             if words[:1] == ["info"] and "score" in words:
                 i = words.index("score")
                 score = " ".join(words[i + 1 : i + 3])
+            if words[:1] == ["info"] and words[1:2] != ["string"] and "time" in words[:-1]:
+                try:
+                    self.reported_ms = int(words[words.index("time") + 1])
+                except ValueError:
+                    pass
         words = lines[-1].split()
         return (words[1] if len(words) > 1 else "resign"), score, elapsed
 
@@ -438,9 +447,10 @@ def play_game(args, engines, black, opening, log, number):
         if args.nodes == 0:
             engine.moves_timed += 1
             if engine.tightest is None or used - allowed > engine.tightest[0] - engine.tightest[1]:
-                engine.tightest = (used, allowed)
+                engine.tightest = (used, allowed, engine.reported_ms)
         if used > allowed + args.time_margin:
-            return 1 - side, f"time ({used:.0f} ms of {allowed:.0f})", start_sfen, moves, records
+            said = "" if engine.reported_ms is None else f", engine's own time {engine.reported_ms}"
+            return 1 - side, f"time ({used:.0f} ms of {allowed:.0f}{said})", start_sfen, moves, records
         if args.nodes > 0:
             pass
         elif args.inc > 0:
@@ -627,10 +637,11 @@ def main():
         for i, name in enumerate(names):
             # Finished games only: a game cut short by an interrupt is not counted.
             if state.tightest[i] is not None:
-                used, allowed = state.tightest[i]
+                used, allowed, reported = state.tightest[i]
+                said = "" if reported is None else f"; the engine reported {reported} ms"
                 print(
-                    f"{name}: {state.moves_timed[i]} timed moves; closest to the limit: "
-                    f"{used:.0f} ms of {allowed:.0f} allowed ({allowed - used:+.0f} ms to spare)"
+                    f"{name}: {state.moves_timed[i]} timed move{'' if state.moves_timed[i] == 1 else 's'}; closest to the limit: "
+                    f"{used:.0f} ms of {allowed:.0f} allowed ({allowed - used:+.0f} ms to spare{said})"
                 )
         if args.sprt:
             llr = sprt_llr(state.w, state.l, state.d, state.elo0, state.elo1)
