@@ -155,17 +155,25 @@ fn infinite_waits_for_stop_and_answers_once() {
     assert_eq!(rec.best_moves().len(), 1);
 }
 
-#[test]
-fn ponder_waits_for_ponderhit() {
+/// A ponder search of the start position under `limits` (with `ponder` set).
+fn start_pondering(limits: Limits) -> (Pool, Recorder) {
     let mut pool = Pool::new();
     pool.resize_hash(8);
     let (rec, sink) = Recorder::new();
     let limits = Limits {
         ponder: true,
-        byoyomi: 200,
-        ..Limits::default()
+        ..limits
     };
     pool.start(pos(STARTPOS), limits, SearchConfig::default(), sink);
+    (pool, rec)
+}
+
+#[test]
+fn ponder_waits_for_ponderhit() {
+    let (mut pool, rec) = start_pondering(Limits {
+        byoyomi: 200,
+        ..Limits::default()
+    });
     std::thread::sleep(Duration::from_millis(400));
     assert!(rec.best_moves().is_empty());
     pool.ponderhit(None, Instant::now());
@@ -199,16 +207,11 @@ fn the_clock_runs_from_when_go_arrived() {
 /// Likewise after `ponderhit`: its clock starts when the `ponderhit` arrived.
 #[test]
 fn ponderhit_clock_runs_from_when_it_arrived() {
-    let mut pool = Pool::new();
-    pool.resize_hash(8);
-    let (rec, sink) = Recorder::new();
-    let limits = Limits {
-        ponder: true,
+    let t0 = Instant::now();
+    let (mut pool, rec) = start_pondering(Limits {
         movetime: Some(2000),
         ..Limits::default()
-    };
-    let t0 = Instant::now();
-    pool.start(pos(STARTPOS), limits, SearchConfig::default(), sink);
+    });
     std::thread::sleep(Duration::from_millis(2300));
     assert!(rec.best_moves().is_empty());
     // Arrived 100 ms after the search began: its 2000 ms are already over.

@@ -259,6 +259,7 @@ impl<S: Searcher> Engine<S> {
                     self.clear_pending = self.hash_mb.is_some();
                 } else {
                     self.pool.clear_hash();
+                    self.tables_used = false;
                 }
             }
             Ok(SetOutcome::Pressed(_)) => {}
@@ -752,6 +753,9 @@ mod tests {
         assert_eq!(clears(&calls("isready\nusinewgame\n")), 0);
         assert_eq!(clears(&calls(&format!("{game}usinewgame\n"))), 1);
         assert_eq!(clears(&calls(&format!("{game}gameover lose\n"))), 1);
+        // ClearHash emptied them: the next usinewgame has nothing to do.
+        let pressed = format!("{game}setoption name ClearHash\nusinewgame\n");
+        assert_eq!(clears(&calls(&pressed)), 1);
         let two_games = calls(&format!("{game}gameover win\n{game}gameover draw\n"));
         assert_eq!(clears(&two_games), 2, "{two_games:?}");
         assert_eq!(
