@@ -403,6 +403,7 @@ fn search_and_choose(
 ) -> (BestMove, Option<SearchInfo>) {
     let shared = &control.shared;
     let config = &shared.config;
+    let began_ms = shared.elapsed_ms();
 
     // Root moves: every legal move, narrowed by `searchmoves` when that leaves any.
     let legal = legal_moves(pos);
@@ -502,6 +503,7 @@ fn search_and_choose(
 
     let nodes = shared.total_nodes();
     let time_ms = shared.elapsed_ms();
+    log_clock(shared, began_ms, workers, time_ms);
     let info = SearchInfo {
         depth: result.depth.max(1),
         seldepth: result.seldepth.max(result.depth.max(1)),
@@ -524,6 +526,46 @@ fn search_and_choose(
         None
     };
     (BestMove::Move { best, ponder }, Some(info))
+}
+
+/// Where a timed search's time went (debug log), and a warning when it answered after its hard
+/// limit: the first thing to read when a client reports a loss on time.
+fn log_clock(shared: &Shared, began_ms: u64, workers: &[Worker], answered_ms: u64) {
+    let hard = shared.hard_deadline.load(Ordering::Relaxed);
+    let late = hard != u64::MAX && answered_ms > hard;
+    let level = if late {
+        log::Level::Warn
+    } else {
+        log::Level::Debug
+    };
+    if !log::log_enabled!(level) {
+        return;
+    }
+    let hard_text = if hard == u64::MAX {
+        "none".to_string()
+    } else {
+        format!("{hard} ms")
+    };
+    let threads: Vec<String> = workers
+        .iter()
+        .map(|w| {
+            let t = &w.clock_trace;
+            let stop = t.hard_stop_ms.map_or(String::new(), |ms| {
+                format!(", stopped the search at {ms} ms")
+            });
+            format!(
+                "thread {}: last check {} ms, longest gap {} ms (ending at {} ms){stop}",
+                w.id, t.last_check_ms, t.longest_gap_ms, t.longest_gap_end_ms
+            )
+        })
+        .collect();
+    log::log!(
+        level,
+        "clock (ms since go arrived): search began at {began_ms} ms, hard limit {hard_text}, \
+         answered at {answered_ms} ms{}; {}",
+        if late { " (LATE)" } else { "" },
+        threads.join("; ")
+    );
 }
 
 /// The df-pn probe at the root (see `mate_probe`): a proven mate is answered at once with its line

@@ -40,6 +40,31 @@ pub(crate) struct ThreadResult {
     pub pv: Vec<Move>,
 }
 
+/// How one thread watched the clock during a search, for the debug log: when a move comes back
+/// late, it tells a thread that went long between two checks (stalled, or a slow node) from time
+/// lost before the search started or after it stopped. All times are ms since `Shared::epoch`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ClockTrace {
+    /// The latest check.
+    pub last_check_ms: u64,
+    /// The longest interval between two consecutive checks, and when it ended.
+    pub longest_gap_ms: u64,
+    pub longest_gap_end_ms: u64,
+    /// The check at which this thread stopped the search on its hard limit.
+    pub hard_stop_ms: Option<u64>,
+}
+
+impl ClockTrace {
+    fn record_check(&mut self, now_ms: u64) {
+        let gap = now_ms.saturating_sub(self.last_check_ms);
+        if gap > self.longest_gap_ms {
+            self.longest_gap_ms = gap;
+            self.longest_gap_end_ms = now_ms;
+        }
+        self.last_check_ms = now_ms;
+    }
+}
+
 /// State shared by every thread of one search.
 pub(crate) struct Shared {
     pub tt: Arc<TranspositionTable>,
@@ -200,6 +225,7 @@ pub(crate) struct Worker {
     completed_depth: u32,
     /// Null move is disabled for plies below this (null-move verification).
     nmp_min_ply: usize,
+    pub clock_trace: ClockTrace,
 }
 
 impl Default for Worker {
@@ -226,6 +252,7 @@ impl Worker {
             root_depth: 0,
             completed_depth: 0,
             nmp_min_ply: 0,
+            clock_trace: ClockTrace::default(),
         }
     }
 
@@ -252,6 +279,10 @@ impl Worker {
         self.completed_depth = 0;
         self.nmp_min_ply = 0;
         self.stack.fill(Frame::EMPTY);
+        self.clock_trace = ClockTrace {
+            last_check_ms: self.shared().elapsed_ms(),
+            ..ClockTrace::default()
+        };
     }
 
     /// Drops the references to this search's shared state (the TT can then be resized).
@@ -272,14 +303,16 @@ impl Worker {
     /// Called every `POLL_MASK + 1` nodes: publish the node count, enforce the hard limit and the
     /// node limit.
     #[cold]
-    fn poll(&self, shared: &Shared) {
+    fn poll(&mut self, shared: &Shared) {
+        let now = shared.elapsed_ms();
         if self.id == 0 {
-            self.maybe_progress(shared);
+            self.maybe_progress(shared, now);
         }
         shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        self.clock_trace.record_check(now);
         let deadline = shared.hard_deadline.load(Ordering::Relaxed);
-        if deadline != u64::MAX && shared.elapsed_ms() >= deadline {
-            shared.stop.store(true, Ordering::Relaxed);
+        if deadline != u64::MAX && now >= deadline && !shared.stop.swap(true, Ordering::Relaxed) {
+            self.clock_trace.hard_stop_ms = Some(now);
         }
         if shared.nodes_limit != 0 {
             let total = if shared.nodes.len() == 1 {
@@ -294,8 +327,7 @@ impl Worker {
     }
 
     /// A progress line once a second while an iteration runs long (GUIs show nodes and nps).
-    fn maybe_progress(&self, shared: &Shared) {
-        let now = shared.elapsed_ms();
+    fn maybe_progress(&self, shared: &Shared, now: u64) {
         if now < shared.last_report.load(Ordering::Relaxed) + PROGRESS_INTERVAL_MS {
             return;
         }
@@ -1250,8 +1282,22 @@ impl Worker {
 
 #[cfg(test)]
 pub(crate) mod tests {
+    use super::ClockTrace;
     use std::sync::atomic::AtomicBool;
 
     /// Makes every search thread panic at its start (for the pool's panic-recovery test).
     pub(crate) static INJECT_PANIC: AtomicBool = AtomicBool::new(false);
+
+    #[test]
+    fn the_clock_trace_keeps_the_longest_gap_between_checks() {
+        let mut trace = ClockTrace {
+            last_check_ms: 3,
+            ..ClockTrace::default()
+        };
+        for now in [4, 5, 17, 18, 20] {
+            trace.record_check(now);
+        }
+        assert_eq!(trace.last_check_ms, 20);
+        assert_eq!((trace.longest_gap_ms, trace.longest_gap_end_ms), (12, 17));
+    }
 }
