@@ -450,3 +450,66 @@ fn sort_front(keys: &mut [i64], limit: i32) {
     }
     keys[..front].sort_unstable();
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Variant;
+
+    /// The quiet stage hands out every quiet move once: those scored at least the sort limit first,
+    /// best first with ties in generation order (the front is sorted), then the
+    /// rest. Checked with a history of many ties, at depths whose limits cut the list differently.
+    #[test]
+    fn quiets_come_out_best_first_then_the_unsorted_rest() {
+        let pos = Position::from_sfen(
+            "l2R4l/4g1k2/2n1pp1pp/p1pp2p2/1p5P1/P1PPP1P1P/1PSG1P3/1KG6/LN5RL b BG2S2Nbs 1",
+            Variant::Shogi,
+        )
+        .expect("valid SFEN");
+        let side = pos.side_to_move();
+        let mut quiets = MoveList::new();
+        generate_quiets(&pos, &mut quiets);
+        assert!(quiets.len() > 100, "a list long enough to need ordering");
+        let mut history = History::new();
+        for (i, &m) in quiets.iter().enumerate() {
+            let bonus = (i * 37 % 9) as i32 * 2000 - 8000;
+            history.update_quiet(side, m, piece_to(&pos, m), [None, None], bonus);
+        }
+        let near = near_king(&pos);
+        let score = |m: Move| {
+            history.quiet_score(side, m, piece_to(&pos, m), [None, None]) + quiet_bias(m, near)
+        };
+        let no_refutations = OrderingContext {
+            killers: [None; 2],
+            counter: None,
+            prev: [None; 2],
+        };
+        for depth in [1, 2] {
+            let limit = -params::QUIET_SORT_LIMIT * depth;
+            let mut picker = MovePicker::new(&pos, None, no_refutations, depth);
+            let mut out = Vec::new();
+            while let Some(m) = picker.next(&pos, &history) {
+                if !is_tactical(&pos, m) {
+                    out.push(m);
+                }
+            }
+            let mut expected: Vec<Move> = quiets
+                .iter()
+                .copied()
+                .filter(|&m| score(m) >= limit)
+                .collect();
+            expected.sort_by_key(|&m| -score(m)); // stable: ties stay in generation order
+            assert!(
+                !expected.is_empty() && expected.len() < quiets.len(),
+                "depth {depth}: the limit cuts the list"
+            );
+            assert_eq!(out[..expected.len()], expected[..], "depth {depth}");
+            assert!(out[expected.len()..].iter().all(|&m| score(m) < limit));
+            let mut all_out = out.clone();
+            all_out.sort_by_key(|m| format!("{m}"));
+            let mut all = quiets.iter().copied().collect::<Vec<_>>();
+            all.sort_by_key(|m| format!("{m}"));
+            assert_eq!(all_out, all, "depth {depth}: every quiet move exactly once");
+        }
+    }
+}

@@ -208,11 +208,13 @@ impl Pool {
         };
         // `go nodes 0` still means "stop at once", not "no limit".
         let nodes_limit = min_nonzero(limits.nodes.map_or(0, |n| n.max(1)), config.nodes_limit);
+        let epoch = limits.received.unwrap_or_else(std::time::Instant::now);
         let shared = Arc::new(Shared {
             tt,
             config: config.clone(),
             stop: AtomicBool::new(false),
-            epoch: limits.received.unwrap_or_else(std::time::Instant::now),
+            epoch,
+            started_ms: epoch.elapsed().as_millis() as u64,
             hard_deadline: AtomicU64::new(time.hard.unwrap_or(u64::MAX)),
             nodes_limit,
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
@@ -528,11 +530,15 @@ fn search_and_choose(
     (BestMove::Move { best, ponder }, Some(info))
 }
 
-/// Where a timed search's time went (debug log), and a warning when it answered after its hard
+/// An answer this long after the hard limit is logged as a warning: more than the interval between
+/// clock checks (1-3 ms) and the ordinary scheduling jitter of a busy machine.
+const LATE_ANSWER_MS: u64 = 10;
+
+/// Where a timed search's time went (debug log), and a warning when it answered well after its hard
 /// limit: the first thing to read when a client reports a loss on time.
 fn log_clock(shared: &Shared, began_ms: u64, workers: &[Worker], answered_ms: u64) {
     let hard = shared.hard_deadline.load(Ordering::Relaxed);
-    let late = hard != u64::MAX && answered_ms > hard;
+    let late = hard != u64::MAX && answered_ms > hard.saturating_add(LATE_ANSWER_MS);
     let level = if late {
         log::Level::Warn
     } else {
@@ -561,8 +567,10 @@ fn log_clock(shared: &Shared, began_ms: u64, workers: &[Worker], answered_ms: u6
         .collect();
     log::log!(
         level,
-        "clock (ms since go arrived): search began at {began_ms} ms, hard limit {hard_text}, \
+        "clock (ms since go arrived): the pool got it at {} ms, search began at {began_ms} ms, \
+         hard limit {hard_text}, \
          answered at {answered_ms} ms{}; {}",
+        shared.started_ms,
         if late { " (LATE)" } else { "" },
         threads.join("; ")
     );

@@ -70,8 +70,11 @@ pub(crate) struct Shared {
     pub tt: Arc<TranspositionTable>,
     pub config: SearchConfig,
     pub stop: AtomicBool,
-    /// Instant the search started; all deadlines are ms since then.
+    /// When the move's clock started (its `go` arrived, or the search started when that is not
+    /// known); all deadlines are ms since then.
     pub epoch: Instant,
+    /// When the pool was asked to start it, ms since `epoch` (its `go` may have waited before).
+    pub started_ms: u64,
     /// Hard deadline in ms since `epoch` (`u64::MAX` = none, e.g. while pondering).
     pub hard_deadline: AtomicU64,
     /// Total node limit (0 = none).
