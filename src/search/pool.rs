@@ -534,7 +534,7 @@ fn search_and_choose(
 /// clock checks (1-3 ms) and the ordinary scheduling jitter of a busy machine.
 const LATE_ANSWER_MS: u64 = 10;
 
-/// Where a timed search's time went (debug log), and a warning when it answered well after its hard
+/// Where a search's time went (debug log), and a warning when it answered well after its hard
 /// limit: the first thing to read when a client reports a loss on time.
 fn log_clock(shared: &Shared, began_ms: u64, workers: &[Worker], answered_ms: u64) {
     let hard = shared.hard_deadline.load(Ordering::Relaxed);
@@ -568,8 +568,7 @@ fn log_clock(shared: &Shared, began_ms: u64, workers: &[Worker], answered_ms: u6
     log::log!(
         level,
         "clock (ms since go arrived): the pool got it at {} ms, search began at {began_ms} ms, \
-         hard limit {hard_text}, \
-         answered at {answered_ms} ms{}; {}",
+         hard limit {hard_text}, answered at {answered_ms} ms{}; {}",
         shared.started_ms,
         if late { " (LATE)" } else { "" },
         threads.join("; ")
