@@ -552,6 +552,16 @@ impl Move {
         }
     }
 
+    /// Where the move comes from in one index space: the source square's index for a board move,
+    /// 81 + the hand kind's index for a drop (below `Move::SOURCES`). History tables index by it.
+    #[inline]
+    pub const fn source_index(self) -> usize {
+        ((self.0.get() >> 8) & 0x7f) as usize
+    }
+
+    /// The number of distinct `source_index` values.
+    pub const SOURCES: usize = Move::DROP_BASE as usize + 7;
+
     #[inline]
     pub const fn is_promotion(self) -> bool {
         self.0.get() & Move::PROMOTE_BIT != 0
@@ -709,6 +719,27 @@ mod tests {
         assert_eq!(Square::from_usi("0a"), None);
         assert_eq!(Square::from_usi("1j"), None);
         assert_eq!(Square::from_usi("1"), None);
+    }
+
+    #[test]
+    fn source_index_gives_every_square_and_hand_kind_its_own_slot() {
+        let mut seen = [false; Move::SOURCES];
+        for from in Square::all() {
+            let to = if from.index() == 0 {
+                Square::new(1, 0)
+            } else {
+                Square::new(0, 0)
+            };
+            let m = Move::normal(from, to, false);
+            assert_eq!(m.source_index(), from.index());
+            seen[m.source_index()] = true;
+        }
+        for kind in HandKind::ALL {
+            let m = Move::drop(kind, Square::new(4, 4));
+            assert_eq!(m.source_index(), 81 + kind.index());
+            seen[m.source_index()] = true;
+        }
+        assert!(seen.iter().all(|&s| s));
     }
 
     #[test]

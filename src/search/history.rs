@@ -6,7 +6,7 @@ use super::params;
 use crate::core::{Color, Move, Piece, PieceKind, Position, Square};
 
 /// Move sources: 81 squares, then one per hand kind (drops).
-const SOURCES: usize = 81 + 7;
+const SOURCES: usize = Move::SOURCES;
 /// A (piece after the move, destination) pair: the context continuation history keys on.
 pub const PIECE_TO: usize = Piece::NUM * Square::NUM;
 
@@ -24,11 +24,7 @@ pub fn piece_to(pos: &Position, m: Move) -> usize {
 
 #[inline]
 fn source(m: Move) -> usize {
-    match (m.from(), m.drop_kind()) {
-        (Some(from), _) => from.index(),
-        (None, Some(kind)) => 81 + kind.index(),
-        (None, None) => 0,
-    }
+    m.source_index()
 }
 
 /// Bonus for a move that caused a cutoff at `depth` (the other quiets tried get the negation).
