@@ -560,7 +560,7 @@ impl Move {
     }
 
     /// The number of distinct `source_index` values.
-    pub const SOURCES: usize = Move::DROP_BASE as usize + 7;
+    pub const SOURCES: usize = Move::DROP_BASE as usize + HandKind::ALL.len();
 
     #[inline]
     pub const fn is_promotion(self) -> bool {

@@ -5,8 +5,6 @@
 use super::params;
 use crate::core::{Color, Move, Piece, PieceKind, Position, Square};
 
-/// Move sources: 81 squares, then one per hand kind (drops).
-const SOURCES: usize = Move::SOURCES;
 /// A (piece after the move, destination) pair: the context continuation history keys on.
 pub const PIECE_TO: usize = Piece::NUM * Square::NUM;
 
@@ -20,11 +18,6 @@ pub fn piece_to(pos: &Position, m: Move) -> usize {
         _ => piece,
     };
     piece.index() * Square::NUM + m.to().index()
-}
-
-#[inline]
-fn source(m: Move) -> usize {
-    m.source_index()
 }
 
 /// Bonus for a move that caused a cutoff at `depth` (the other quiets tried get the negation).
@@ -48,7 +41,7 @@ static ZERO_ROW: [i16; PIECE_TO] = [0; PIECE_TO];
 
 /// `History::quiet_score` with the side's and the previous moves' tables already looked up.
 pub struct QuietScorer<'a> {
-    butterfly: &'a [[i16; Square::NUM]; SOURCES],
+    butterfly: &'a [[i16; Square::NUM]; Move::SOURCES],
     continuation: [&'a [i16]; 2],
 }
 
@@ -56,7 +49,7 @@ impl QuietScorer<'_> {
     /// The score of quiet move `m` whose (piece, destination) index is `cur`.
     #[inline]
     pub fn score(&self, m: Move, cur: usize) -> i32 {
-        self.butterfly[source(m)][m.to().index()] as i32
+        self.butterfly[m.source_index()][m.to().index()] as i32
             + self.continuation[0][cur] as i32
             + self.continuation[1][cur] as i32
     }
@@ -64,7 +57,7 @@ impl QuietScorer<'_> {
 
 pub struct History {
     /// `[side][source][to]`.
-    butterfly: Box<[[[i16; Square::NUM]; SOURCES]; 2]>,
+    butterfly: Box<[[[i16; Square::NUM]; Move::SOURCES]; 2]>,
     /// `[previous piece_to][piece_to]`, flattened; used for the moves one and two plies back.
     continuation: Box<[i16]>,
     /// `[previous piece_to]`: the quiet move that last refuted it.
@@ -83,7 +76,7 @@ impl Default for History {
 impl History {
     pub fn new() -> History {
         History {
-            butterfly: Box::new([[[0; Square::NUM]; SOURCES]; 2]),
+            butterfly: Box::new([[[0; Square::NUM]; Move::SOURCES]; 2]),
             continuation: vec![0; PIECE_TO * PIECE_TO].into_boxed_slice(),
             counter: vec![None; PIECE_TO].into_boxed_slice(),
             capture: vec![[0; PieceKind::NUM]; PIECE_TO].into_boxed_slice(),
@@ -91,7 +84,7 @@ impl History {
     }
 
     pub fn clear(&mut self) {
-        *self.butterfly = [[[0; Square::NUM]; SOURCES]; 2];
+        *self.butterfly = [[[0; Square::NUM]; Move::SOURCES]; 2];
         self.continuation.fill(0);
         self.counter.fill(None);
         self.capture.fill([0; PieceKind::NUM]);
@@ -144,7 +137,7 @@ impl History {
         bonus: i32,
     ) {
         gravity(
-            &mut self.butterfly[side.index()][source(m)][m.to().index()],
+            &mut self.butterfly[side.index()][m.source_index()][m.to().index()],
             bonus,
         );
         for p in prev.into_iter().flatten() {

@@ -230,9 +230,15 @@ impl<S: Searcher> Engine<S> {
             self.clear_pending = false;
         }
         if self.clear_pending {
-            self.pool.clear_hash();
-            self.clear_pending = false;
+            self.clear_search_table();
         }
+    }
+
+    /// Empties the search's table now; a `ClearHash` that was waiting for a search to end is then
+    /// done too (clearing it again would cost the next move's clock).
+    fn clear_search_table(&mut self) {
+        self.pool.clear_hash();
+        self.clear_pending = false;
     }
 
     fn setoption(&mut self, name: &str, value: Option<&str>) {
@@ -258,7 +264,7 @@ impl<S: Searcher> Engine<S> {
                 if self.pool.is_searching() || self.hash_mb.is_none() {
                     self.clear_pending = self.hash_mb.is_some();
                 } else {
-                    self.pool.clear_hash();
+                    self.clear_search_table();
                     self.tables_used = false;
                 }
             }
@@ -285,7 +291,7 @@ impl<S: Searcher> Engine<S> {
             return;
         }
         if self.hash_mb.is_some() {
-            self.pool.clear_hash();
+            self.clear_search_table();
         }
         self.mate_solver.clear_hash();
         self.tables_used = false;
@@ -756,6 +762,12 @@ mod tests {
         // ClearHash emptied them: the next usinewgame has nothing to do.
         let pressed = format!("{game}setoption name ClearHash\nusinewgame\n");
         assert_eq!(clears(&calls(&pressed)), 1);
+        // ClearHash during a search waits for it to end; the usinewgame after it clears once, and
+        // the next game's first go finds nothing left to do.
+        let during =
+            "isready\nusinewgame\nposition startpos\ngo infinite\nsetoption name ClearHash\n\
+                      stop\nusinewgame\nposition startpos\ngo btime 0 wtime 0 byoyomi 100\n";
+        assert_eq!(clears(&calls(during)), 1, "{:?}", calls(during));
         let two_games = calls(&format!("{game}gameover win\n{game}gameover draw\n"));
         assert_eq!(clears(&two_games), 2, "{two_games:?}");
         assert_eq!(
