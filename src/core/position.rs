@@ -741,6 +741,40 @@ impl Position {
         self.by_kind[piece.kind().index()].clear(sq);
     }
 
+    /// The Zobrist key `key()` will have after `do_move(m)`, computed without playing it, so a
+    /// search can start fetching the child's hash entry while the move is still being made.
+    #[inline]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let us = self.side;
+        let to = m.to();
+        let mut board_key = self.st.board_key ^ zobrist::SIDE;
+        let mut hand_key = self.st.hand_key;
+        match (m.from(), m.drop_kind()) {
+            (Some(from), _) => {
+                let piece = self.moved_piece(m);
+                if let Some(captured) = self.board[to.index()] {
+                    board_key ^= zobrist::psq(captured, to);
+                    if self.variant.has_drops() {
+                        if let Some(hk) = captured.kind().hand_kind() {
+                            hand_key = hand_key.wrapping_add(zobrist::hand(us, hk));
+                        }
+                    }
+                }
+                let moved = match (m.is_promotion(), piece.kind().promoted()) {
+                    (true, Some(promoted)) => Piece::new(us, promoted),
+                    _ => piece,
+                };
+                board_key ^= zobrist::psq(piece, from) ^ zobrist::psq(moved, to);
+            }
+            (None, Some(kind)) => {
+                hand_key = hand_key.wrapping_sub(zobrist::hand(us, kind));
+                board_key ^= zobrist::psq(Piece::new(us, kind.piece_kind()), to);
+            }
+            (None, None) => {}
+        }
+        board_key ^ hand_key
+    }
+
     /// Plays `m`, which must be legal.
     pub fn do_move(&mut self, m: Move) {
         debug_assert!(

@@ -666,11 +666,14 @@ impl Worker {
     #[inline]
     fn make(&mut self, sh: &Shared, m: Move, ply: usize) {
         let pos = &mut self.pos;
+        // Fetch the child's bucket before making the move: the memory latency (mostly a TLB miss
+        // on a large table) then overlaps `do_move` and its check detection instead of stalling
+        // the child's probe.
+        sh.tt
+            .prefetch(pos.key_after(m), pos.side_to_move().flip().index());
         self.stack[ply].piece_to = Some(piece_to(pos, m));
         self.stack[ply].current_move = Some(m);
         pos.do_move(m);
-        let (key, side) = (pos.key(), pos.side_to_move().index());
-        sh.tt.prefetch(key, side);
     }
 
     #[inline]

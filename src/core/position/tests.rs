@@ -517,7 +517,7 @@ fn declaration_needs_king_in_zone_ten_pieces_and_no_check() {
 // ---------------------------------------------------------------------------------------------
 
 /// Checks everything incremental against a position rebuilt from scratch, and every legal move's
-/// gives_check and do/undo.
+/// gives_check, key_after and do/undo.
 fn check_consistency(p: &mut Position) {
     let rebuilt = Position::from_setup(&p.to_setup()).expect("reachable positions are valid");
     assert_eq!(p.board_key(), rebuilt.board_key(), "{p:?}");
@@ -533,8 +533,10 @@ fn check_consistency(p: &mut Position) {
     for &m in list.iter() {
         assert!(p.is_legal(m), "{m} generated but not legal in {p:?}");
         let gives = p.gives_check(m);
+        let predicted_key = p.key_after(m);
         p.do_move(m);
         assert_eq!(gives, p.in_check(), "gives_check({m}) wrong in {sfen}");
+        assert_eq!(predicted_key, p.key(), "key_after({m}) wrong in {sfen}");
         p.undo_move();
         assert_eq!(p.key(), key);
     }
