@@ -9,6 +9,7 @@
 pub mod api;
 pub mod bench;
 mod history;
+mod large_table;
 mod mate3;
 mod mate_probe;
 mod movepick;

@@ -153,7 +153,9 @@ impl Pool {
             // Drop the old table first so both never exist at once.
             self.tt = None;
             self.hash_mb = mb.max(1);
-            self.tt = Some(Arc::new(TranspositionTable::new(self.hash_mb)));
+            let tt = TranspositionTable::new(self.hash_mb);
+            tt.touch_all_pages(hardware_threads());
+            self.tt = Some(Arc::new(tt));
         }
         // The main worker's history tables (~10 MB) are allocated here too, not at the first `go`.
         if self.workers.is_empty() {
@@ -165,8 +167,7 @@ impl Pool {
     pub fn clear_hash(&mut self) {
         self.finish_quietly();
         if let Some(tt) = &self.tt {
-            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-            tt.clear(threads);
+            tt.clear(hardware_threads());
         }
         for w in &mut self.workers {
             w.clear();
@@ -723,6 +724,11 @@ fn vote(results: &[ThreadResult]) -> usize {
         }
     }
     best
+}
+
+/// Threads the machine runs at once: how many share the work of zeroing a large table.
+fn hardware_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 #[cfg(test)]

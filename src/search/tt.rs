@@ -13,6 +13,7 @@
 //! written in; replacement prefers stale generations, then shallow depths, so a long game keeps the
 //! current search's entries.
 
+use super::large_table::{LargeTable, Zeroable};
 use crate::core::Move;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
@@ -135,7 +136,7 @@ const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
 /// The shared table. `&TranspositionTable` is all a search thread needs (`Sync`: only atomics inside).
 pub struct TranspositionTable {
-    buckets: Box<[Bucket]>,
+    buckets: LargeTable<Bucket>,
     /// Current search generation in `0..32`; bumped by `new_search` (the pool, between searches).
     generation: AtomicU8,
     /// False while the table is known to be empty (fresh or just cleared), so that `clear` can skip
@@ -151,14 +152,14 @@ pub struct Probe<'a> {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least two buckets). Allocation is zeroed memory straight
-    /// from the allocator, so a large table costs nothing until its pages are touched.
+    /// A table of about `mb` megabytes (at least two buckets), empty. The memory is zero pages mapped
+    /// on first touch (huge pages where Linux allows): see `touch_all_pages`.
     pub fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.max(1).saturating_mul(1024 * 1024);
         // An even count keeps the side-to-move bit of the index meaningful.
         let count = ((bytes / std::mem::size_of::<Bucket>()) & !1).max(2);
         TranspositionTable {
-            buckets: zeroed_buckets(count),
+            buckets: LargeTable::zeroed(count),
             generation: AtomicU8::new(0),
             used: AtomicBool::new(false),
         }
@@ -189,6 +190,17 @@ impl TranspositionTable {
         if !self.used.swap(false, Ordering::Relaxed) {
             return;
         }
+        self.zero_all(threads);
+    }
+
+    /// Writes every bucket once so that the operating system maps the whole table now (at
+    /// `isready`) rather than page by page inside the first searches, where each first touch of a
+    /// 2 MB page costs a page clear on the search's clock.
+    pub fn touch_all_pages(&self, threads: usize) {
+        self.zero_all(threads);
+    }
+
+    fn zero_all(&self, threads: usize) {
         let threads = threads.clamp(1, 64);
         const PARALLEL_MIN: usize = 1 << 16; // buckets (4 MB): below this a thread costs more than it saves
         if threads == 1 || self.buckets.len() < PARALLEL_MIN {
@@ -325,13 +337,8 @@ fn clear_chunk(buckets: &[Bucket]) {
     }
 }
 
-fn zeroed_buckets(count: usize) -> Box<[Bucket]> {
-    let boxed = Box::<[Bucket]>::new_zeroed_slice(count);
-    // Safety: a `Bucket` is only `AtomicU64`s (and alignment padding-free, size 64), for which the
-    // all-zero bit pattern is a valid value (zero). Zeroed allocation lets the OS hand out lazily
-    // mapped zero pages, so a 1 GB USI_Hash costs no time at `isready` until the search touches it.
-    unsafe { boxed.assume_init() }
-}
+// Safety: a `Bucket` is only `AtomicU64`s (size 64, no padding); all-zero bits are valid (zero).
+unsafe impl Zeroable for Bucket {}
 
 #[cfg(test)]
 mod tests {
@@ -408,6 +415,7 @@ mod tests {
     #[test]
     fn hashfull_and_clear() {
         let tt = TranspositionTable::new(1);
+        tt.touch_all_pages(2);
         assert_eq!(tt.hashfull(), 0);
         tt.new_search();
         for i in 0..200_000u64 {
