@@ -13,6 +13,7 @@
 //! path (or on the ply limit) is kept in [`PathTable`] under the key of the path instead.
 
 use crate::core::{Hand, Move};
+use crate::large_table::table_byte_budget;
 
 /// Proof or disproof number of a solved node.
 pub(crate) const INF: u32 = u32::MAX;
@@ -73,11 +74,17 @@ impl Table {
         table
     }
 
-    /// Reallocates for `hash_mb` megabytes (at least one cluster), dropping everything stored.
+    /// Reallocates for `hash_mb` megabytes (at least one cluster), dropping everything stored: at
+    /// most `large_table::table_byte_budget()`, halved until the memory can be had.
     pub fn resize(&mut self, hash_mb: usize) {
-        let bytes = hash_mb.saturating_mul(1 << 20);
-        let count = (bytes / std::mem::size_of::<Cluster>()).max(1);
-        self.clusters = vec![Cluster::default(); count];
+        let bytes = hash_mb.saturating_mul(1 << 20).min(table_byte_budget());
+        let mut count = (bytes / std::mem::size_of::<Cluster>()).max(1);
+        // Free the old table first so both never exist at once.
+        self.clusters = Vec::new();
+        while self.clusters.try_reserve_exact(count).is_err() && count > 1 {
+            count /= 2;
+        }
+        self.clusters.resize(count, Cluster::default());
     }
 
     pub fn clear(&mut self) {

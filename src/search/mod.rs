@@ -1,7 +1,7 @@
 //! Iterative deepening alpha-beta over the rules core, run by a lazy-SMP thread pool.
 //!
 //! `pool` is the protocol layer's handle; `worker` is one search thread (alpha-beta, quiescence,
-//! iterative deepening); `movepick`, `history` and `see` order moves; `tt` is the shared table (its memory from `large_table`);
+//! iterative deepening); `movepick`, `history` and `see` order moves; `tt` is the shared table (its memory from `crate::large_table`);
 //! `time` turns the clock into limits; `mate_probe` runs df-pn at the root of a mating attack;
 //! `mate3` finds mates in one and three plies at interior nodes; `params` holds every tunable
 //! number; `bench` is the fixed node-count benchmark.
@@ -9,7 +9,6 @@
 pub mod api;
 pub mod bench;
 mod history;
-mod large_table;
 mod mate3;
 mod mate_probe;
 mod movepick;

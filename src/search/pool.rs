@@ -147,7 +147,9 @@ impl Pool {
     }
 
     /// (Re)allocates the table (at `isready`, or when USI_Hash changed). Stops a running search.
-    pub fn resize_hash(&mut self, mb: usize) {
+    /// Returns the size the table got in MB: less than `mb` when that does not fit in memory
+    /// (`TranspositionTable::new`).
+    pub fn resize_hash(&mut self, mb: usize) -> usize {
         self.finish_quietly();
         if self.tt.is_none() || mb != self.hash_mb {
             // Drop the old table first so both never exist at once.
@@ -161,6 +163,7 @@ impl Pool {
         if self.workers.is_empty() {
             self.workers.push(Worker::new(0));
         }
+        self.tt.as_ref().map_or(0, |tt| tt.megabytes())
     }
 
     /// Empties the table and forgets the move-ordering history (ClearHash, `usinewgame`).

@@ -13,8 +13,8 @@
 //! written in; replacement prefers stale generations, then shallow depths, so a long game keeps the
 //! current search's entries.
 
-use super::large_table::{LargeTable, Zeroable};
 use crate::core::Move;
+use crate::large_table::{table_byte_budget, LargeTable, Zeroable};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 /// What a stored score means relative to the true value.
@@ -152,17 +152,34 @@ pub struct Probe<'a> {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least two buckets), empty. The memory is zero pages mapped
-    /// on first touch (huge pages where Linux allows): see `touch_all_pages`.
+    /// An empty table of about `mb` megabytes, or less where that would not fit: at most
+    /// `large_table::table_byte_budget()`, halved until the memory can be had (see `megabytes`).
+    /// The memory is zero pages mapped on first touch (huge pages where Linux allows): see
+    /// `touch_all_pages`.
     pub fn new(mb: usize) -> TranspositionTable {
-        let bytes = mb.max(1).saturating_mul(1024 * 1024);
+        let bytes = mb
+            .max(1)
+            .saturating_mul(1024 * 1024)
+            .min(table_byte_budget());
         // An even count keeps the side-to-move bit of the index meaningful.
-        let count = ((bytes / std::mem::size_of::<Bucket>()) & !1).max(2);
+        let mut count = ((bytes / std::mem::size_of::<Bucket>()) & !1).max(2);
+        let buckets = loop {
+            match LargeTable::try_zeroed(count) {
+                Some(buckets) => break buckets,
+                None if count > 2 => count = (count / 2) & !1,
+                None => std::alloc::handle_alloc_error(std::alloc::Layout::new::<[Bucket; 2]>()),
+            }
+        };
         TranspositionTable {
-            buckets: LargeTable::zeroed(count),
+            buckets,
             generation: AtomicU8::new(0),
             used: AtomicBool::new(false),
         }
+    }
+
+    /// The table's size in whole megabytes (what `USI_Hash` got).
+    pub fn megabytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
 
     /// Number of 64-byte buckets.
@@ -410,6 +427,14 @@ mod tests {
         assert!(tt.probe(keys[0], 0).hit.is_none());
         assert!(tt.probe(keys[4], 0).hit.is_some());
         assert!(tt.probe(keys[3], 0).hit.is_some());
+    }
+
+    #[test]
+    fn a_table_larger_than_memory_gets_what_fits() {
+        assert_eq!(TranspositionTable::new(3).megabytes(), 3);
+        let huge = TranspositionTable::new(65536);
+        assert!(huge.megabytes() >= 1);
+        assert!(huge.megabytes() * 1024 * 1024 <= table_byte_budget());
     }
 
     #[test]

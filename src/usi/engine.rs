@@ -50,7 +50,8 @@ struct MateJob {
 /// `BestMove` event follows; `abort` ends the search with none; `infinite`/`ponder` searches never
 /// answer before `stop`/`ponderhit`.
 pub trait Searcher {
-    fn resize_hash(&mut self, mb: usize);
+    /// Sizes the table for `mb` MB; returns the size it got (less when `mb` does not fit).
+    fn resize_hash(&mut self, mb: usize) -> usize;
     fn clear_hash(&mut self);
     fn start(&mut self, pos: Position, limits: Limits, config: SearchConfig, sink: EventSink);
     fn stop(&self);
@@ -61,7 +62,7 @@ pub trait Searcher {
 }
 
 impl Searcher for Pool {
-    fn resize_hash(&mut self, mb: usize) {
+    fn resize_hash(&mut self, mb: usize) -> usize {
         Pool::resize_hash(self, mb)
     }
     fn clear_hash(&mut self) {
@@ -225,7 +226,12 @@ impl<S: Searcher> Engine<S> {
         let wanted = self.options.spin(OptionId::UsiHash) as usize;
         self.mate_solver.resize_hash(wanted);
         if self.hash_mb != Some(wanted) {
-            self.pool.resize_hash(wanted);
+            let got = self.pool.resize_hash(wanted);
+            if got < wanted {
+                self.out.error(&format_args!(
+                    "USI_Hash {wanted} MB does not fit in this machine's memory; the table has {got} MB"
+                ));
+            }
             self.hash_mb = Some(wanted);
             self.clear_pending = false;
         }
@@ -627,6 +633,9 @@ mod tests {
     #[derive(Clone, Default)]
     struct Fake(Arc<Mutex<Script>>);
 
+    /// The largest table the fake's "machine" holds.
+    const FAKE_MEMORY_MB: usize = 4096;
+
     impl Fake {
         fn calls(&self) -> Vec<String> {
             self.0.lock().unwrap().calls.clone()
@@ -651,8 +660,9 @@ mod tests {
     }
 
     impl Searcher for Fake {
-        fn resize_hash(&mut self, mb: usize) {
+        fn resize_hash(&mut self, mb: usize) -> usize {
             self.0.lock().unwrap().calls.push(format!("resize {mb}"));
+            mb.min(FAKE_MEMORY_MB)
         }
         fn clear_hash(&mut self) {
             let delay = {
@@ -789,6 +799,32 @@ mod tests {
         );
         assert_eq!(out, vec!["readyok", "readyok"]);
         assert_eq!(fake.calls(), vec!["resize 32"]);
+    }
+
+    #[test]
+    fn a_hash_larger_than_memory_is_reported_once_and_the_engine_goes_on() {
+        let fake = Fake::default();
+        let out = session(
+            "setoption name USI_Hash value 65536
+isready
+isready
+position startpos
+go depth 1
+",
+            &fake,
+        );
+        assert_eq!(
+            out[..3],
+            [
+                "info string error: USI_Hash 65536 MB does not fit in this machine's memory; \
+                 the table has 4096 MB",
+                "readyok",
+                "readyok"
+            ]
+        );
+        let calls = fake.calls();
+        assert_eq!(calls[0], "resize 65536");
+        assert!(calls[1].starts_with("start"), "{calls:?}");
     }
 
     #[test]

@@ -1,11 +1,13 @@
-//! Memory for the large tables the search probes at random (the transposition table): zeroed,
-//! mapped lazily, and on Linux backed by 2 MB pages where the system allows it.
+//! Memory for the large tables the engine probes at random (the search's transposition table, the
+//! mate solver's table): a budget that keeps them inside the machine's memory, and zeroed storage,
+//! mapped lazily and on Linux backed by 2 MB pages where the system allows it.
 //!
 //! Why not `Box::new_zeroed_slice`: for a type aligned above 16 bytes the standard allocator zeroes
-//! with `memset`, touching every page at allocation (256 MB: ~60 ms at `isready`), and the memory
-//! comes in 4 KB pages, so nearly every probe of a random bucket misses the TLB as well as the cache
-//! (perf on a long search: ~12% of the time stalled on the child's prefetch). An anonymous `mmap` is
-//! zero pages until first touch; `MADV_HUGEPAGE` asks for transparent huge pages on it.
+//! with `memset`, and a failed allocation aborts the process (`USI_Hash` goes up to 64 GB, more than
+//! many machines have). The memory also comes in 4 KB pages, so nearly every probe of a random
+//! bucket misses the TLB as well as the cache (perf on a long search: ~12% of the time stalled on
+//! the child's prefetch). An anonymous `mmap` is zero pages until first touch, reports failure, and
+//! `MADV_HUGEPAGE` asks for transparent huge pages on it.
 
 use std::ops::Deref;
 use std::ptr::NonNull;
@@ -16,6 +18,32 @@ use std::ptr::NonNull;
 /// Implement only for types where every field accepts zero bits (integers, atomics of integers,
 /// arrays and structs of those, without padding that matters).
 pub unsafe trait Zeroable: Sized {}
+
+/// The most one table may take: half the machine's physical memory (two tables are sized by
+/// `USI_Hash`, and a table larger than memory would be swapped or killed as it is touched), or
+/// `usize::MAX` where the size of memory is unknown.
+pub fn table_byte_budget() -> usize {
+    physical_memory().map_or(usize::MAX, |bytes| bytes / 2)
+}
+
+#[cfg(target_os = "linux")]
+fn physical_memory() -> Option<usize> {
+    // Safety: sysconf only reads system parameters.
+    let (pages, page_size) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
+    let pages = usize::try_from(pages).ok().filter(|&p| p > 0)?;
+    let page_size = usize::try_from(page_size).ok().filter(|&p| p > 0)?;
+    pages.checked_mul(page_size)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn physical_memory() -> Option<usize> {
+    None
+}
 
 /// A fixed-length slice of zero-initialised `T`.
 pub struct LargeTable<T: Zeroable> {
@@ -39,24 +67,33 @@ unsafe impl<T: Zeroable + Send> Send for LargeTable<T> {}
 unsafe impl<T: Zeroable + Sync> Sync for LargeTable<T> {}
 
 impl<T: Zeroable> LargeTable<T> {
-    /// `len` zeroed values.
-    pub fn zeroed(len: usize) -> LargeTable<T> {
+    /// `len` zeroed values, or None when the memory cannot be had (the caller decides what smaller
+    /// table will do).
+    pub fn try_zeroed(len: usize) -> Option<LargeTable<T>> {
         #[cfg(target_os = "linux")]
         if let Some((mapping, values)) = mapped::Mapping::new::<T>(len) {
-            return LargeTable {
+            return Some(LargeTable {
                 values,
                 len,
                 _owner: Owner::Mapped(mapping),
-            };
+            });
         }
-        let boxed = Box::<[T]>::new_zeroed_slice(len);
-        // Safety: `T: Zeroable`, so zeroed memory holds `len` valid values.
-        let mut boxed = unsafe { boxed.assume_init() };
-        LargeTable {
-            values: NonNull::new(boxed.as_mut_ptr()).unwrap_or(NonNull::dangling()),
+        let layout = std::alloc::Layout::array::<T>(len).ok()?;
+        let values = if layout.size() == 0 {
+            NonNull::dangling()
+        } else {
+            // Safety: the layout has a non-zero size.
+            NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) }.cast::<T>())?
+        };
+        // Safety: `values` is `len` zeroed `T`s (valid: `T: Zeroable`) allocated with the global
+        // allocator and the layout of `[T; len]`, which is what a `Box<[T]>` of them frees with.
+        let boxed =
+            unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(values.as_ptr(), len)) };
+        Some(LargeTable {
+            values,
             len,
             _owner: Owner::Boxed(boxed),
-        }
+        })
     }
 }
 
@@ -150,7 +187,7 @@ mod tests {
     #[test]
     fn tables_start_zeroed_and_keep_writes() {
         for len in [1, 3, 100_000, (4 << 20) / 16 + 7] {
-            let table = LargeTable::<Pair>::zeroed(len);
+            let table = LargeTable::<Pair>::try_zeroed(len).expect("small tables fit");
             assert_eq!(table.len(), len);
             assert!(table.iter().all(|p| p.a.load(Ordering::Relaxed) == 0));
             assert!(table.iter().all(|p| p.b.load(Ordering::Relaxed) == 0));
@@ -163,8 +200,21 @@ mod tests {
 
     #[test]
     fn an_empty_table_is_empty() {
-        let table = LargeTable::<Pair>::zeroed(0);
+        let table = LargeTable::<Pair>::try_zeroed(0).expect("nothing to allocate");
         assert!(table.is_empty());
+    }
+
+    #[test]
+    fn a_table_larger_than_the_address_space_is_refused() {
+        assert!(LargeTable::<Pair>::try_zeroed(usize::MAX / 8).is_none());
+    }
+
+    #[test]
+    fn the_budget_is_at_most_half_of_memory() {
+        if let Some(memory) = physical_memory() {
+            assert!(memory > 1 << 20, "a machine with at least a megabyte");
+            assert_eq!(table_byte_budget(), memory / 2);
+        }
     }
 
     #[test]
@@ -173,7 +223,7 @@ mod tests {
         struct Line([u64; 8]);
         // Safety: integers only.
         unsafe impl Zeroable for Line {}
-        let table = LargeTable::<Line>::zeroed(1000);
+        let table = LargeTable::<Line>::try_zeroed(1000).expect("small tables fit");
         assert_eq!(table.as_ptr() as usize % 64, 0);
         assert!(table.iter().all(|l| l.0 == [0; 8]));
     }
