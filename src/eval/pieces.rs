@@ -93,9 +93,10 @@ pub fn scan(w: &Weights, pos: &Position, frame: &Frame, us: Color) -> (PieceTerm
             $(scan.visit(PieceKind::$kind, pos.pieces(us, PieceKind::$kind));)*
         };
     }
+    scan.visit_pawns(pos.pieces(us, PieceKind::Pawn));
     visit_kinds!(
-        Pawn, Lance, Knight, Silver, Bishop, Rook, Gold, King, ProPawn, ProLance, ProKnight,
-        ProSilver, Horse, Dragon
+        Lance, Knight, Silver, Bishop, Rook, Gold, King, ProPawn, ProLance, ProKnight, ProSilver,
+        Horse, Dragon
     );
     (scan.terms, scan.side)
 }
@@ -119,6 +120,45 @@ struct Scan<'a> {
 }
 
 impl Scan<'_> {
+    /// Pawns, whose attacks are taken set-wise: each pawn attacks the one square ahead of it, so the
+    /// shifted set is the union of their attacks and no two pawns share a square, which makes the
+    /// zone counts of the union equal the sums over the pawns that `visit` would add.
+    #[inline(always)]
+    fn visit_pawns(&mut self, pawns: Bitboard) {
+        if pawns.is_empty() {
+            return;
+        }
+        let w = self.w;
+        let kind = PieceKind::Pawn;
+        let Some(class) = Class::of(kind) else {
+            unreachable!("a pawn has a placement class");
+        };
+        let c = class.index();
+        let att = match self.us {
+            Color::Black => pawns.shift_up(),
+            Color::White => pawns.shift_down(),
+        } & self.board;
+        self.side.attacked |= att;
+        let on_enemy_zone = att & self.enemy_zone;
+        if on_enemy_zone.is_nonempty() {
+            self.side.zone_attack += on_enemy_zone.count() as i32 * w.attack_unit[c];
+        }
+        let on_own_zone = att & self.own_zone;
+        if on_own_zone.is_nonempty() {
+            self.side.zone_defence += on_own_zone.count() as i32 * w.defend_unit[c];
+        }
+        self.terms.material += pawns.count() as i32 * w.board[kind.index()];
+        for sq in pawns {
+            if let Some(offsets) = self.own_king {
+                self.terms.placement += w.own_king_offset[c][offsets[sq.index()] as usize];
+            }
+            if let Some(offsets) = self.enemy_king {
+                self.terms.placement += w.enemy_king_offset[c][offsets[sq.index()] as usize];
+            }
+            self.terms.placement += w.pawn_rank[advance(self.variant, self.us, sq)];
+        }
+    }
+
     #[inline(always)]
     fn visit(&mut self, kind: PieceKind, bb: Bitboard) {
         if bb.is_empty() {

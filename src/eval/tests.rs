@@ -330,3 +330,60 @@ fn threatened_pieces_cost_their_owner() {
         -w.threatened_waiting[silver]
     );
 }
+
+/// The piece pass's attack facts against the rules core, square by square, along random games of
+/// every variant: the attacked set is every square some piece of the side attacks (as
+/// `Position::attackers_to` sees it), and the zone units are, over the squares of each king's zone,
+/// the units of the side's attackers of each square (kings carry none). A pass that took a
+/// piece's attacks wrongly, or a set-wise shortcut that merged two pieces' attacks, fails here.
+#[test]
+fn the_piece_pass_attacks_what_the_rules_core_says() {
+    let w = &Weights::DEFAULT;
+    let mut rng = crate::rng::Rng::new(0x2545_f491_4f6c_dd1d);
+    let mut checked = 0;
+    for variant in Variant::ALL {
+        for _game in 0..8 {
+            let mut pos = Position::startpos(variant);
+            for _ply in 0..100 {
+                let frame = pieces::Frame::new(&pos);
+                for us in [Color::Black, Color::White] {
+                    let (_, side) = pieces::scan(w, &pos, &frame, us);
+                    let mut attacked = crate::core::Bitboard::EMPTY;
+                    let mut units = [0i32; 2]; // against the enemy zone, over the own zone
+                    for sq in frame.board {
+                        let attackers = pos.attackers_to(us, sq, frame.occupied);
+                        if attackers.is_nonempty() {
+                            attacked.set(sq);
+                        }
+                        for a in attackers {
+                            let Some(piece) = pos.piece_on(a) else {
+                                panic!("an attacker stands on {a}");
+                            };
+                            let Some(class) = Class::of(piece.kind()) else {
+                                continue;
+                            };
+                            if frame.zones[(!us).index()].contains(sq) {
+                                units[0] += w.attack_unit[class.index()];
+                            }
+                            if frame.zones[us.index()].contains(sq) {
+                                units[1] += w.defend_unit[class.index()];
+                            }
+                        }
+                    }
+                    let sfen = pos.to_sfen();
+                    assert_eq!(side.attacked, attacked, "{us:?} in {sfen}");
+                    assert_eq!(side.zone_attack, units[0], "{us:?} in {sfen}");
+                    assert_eq!(side.zone_defence, units[1], "{us:?} in {sfen}");
+                    checked += 1;
+                }
+                let moves = crate::core::movegen::legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves.as_slice()[rng.below(moves.len())];
+                pos.do_move(m);
+            }
+        }
+    }
+    assert!(checked > 1000);
+}
