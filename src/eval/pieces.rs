@@ -139,6 +139,32 @@ impl Scan<'_> {
             Color::White => pawns.shift_down(),
         } & self.board;
         self.side.attacked |= att;
+        self.add_zone_units(att, c);
+        self.terms.material += pawns.count() as i32 * w.board[kind.index()];
+        for sq in pawns {
+            self.add_king_placement(c, sq);
+            self.terms.placement += w.pawn_rank[advance(self.variant, self.us, sq)];
+        }
+    }
+
+    /// Placement of a piece of class index `c` on `sq` relative to each king that exists.
+    #[inline(always)]
+    fn add_king_placement(&mut self, c: usize, sq: Square) {
+        let w = self.w;
+        if let Some(offsets) = self.own_king {
+            self.terms.placement += w.own_king_offset[c][offsets[sq.index()] as usize];
+        }
+        if let Some(offsets) = self.enemy_king {
+            self.terms.placement += w.enemy_king_offset[c][offsets[sq.index()] as usize];
+        }
+    }
+
+    /// King-zone attack and defence units of attacks `att` by pieces of class index `c`.
+    #[inline(always)]
+    fn add_zone_units(&mut self, att: Bitboard, c: usize) {
+        let w = self.w;
+        // Most pieces touch neither zone: test before counting (a u128 popcount is two
+        // instructions with POPCNT and a dozen without).
         let on_enemy_zone = att & self.enemy_zone;
         if on_enemy_zone.is_nonempty() {
             self.side.zone_attack += on_enemy_zone.count() as i32 * w.attack_unit[c];
@@ -146,16 +172,6 @@ impl Scan<'_> {
         let on_own_zone = att & self.own_zone;
         if on_own_zone.is_nonempty() {
             self.side.zone_defence += on_own_zone.count() as i32 * w.defend_unit[c];
-        }
-        self.terms.material += pawns.count() as i32 * w.board[kind.index()];
-        for sq in pawns {
-            if let Some(offsets) = self.own_king {
-                self.terms.placement += w.own_king_offset[c][offsets[sq.index()] as usize];
-            }
-            if let Some(offsets) = self.enemy_king {
-                self.terms.placement += w.enemy_king_offset[c][offsets[sq.index()] as usize];
-            }
-            self.terms.placement += w.pawn_rank[advance(self.variant, self.us, sq)];
         }
     }
 
@@ -176,14 +192,9 @@ impl Scan<'_> {
                 continue;
             };
             let c = class.index();
-            if let Some(offsets) = self.own_king {
-                self.terms.placement += w.own_king_offset[c][offsets[sq.index()] as usize];
-            }
-            if let Some(offsets) = self.enemy_king {
-                self.terms.placement += w.enemy_king_offset[c][offsets[sq.index()] as usize];
-            }
+            self.add_king_placement(c, sq);
+            // Pawns go through `visit_pawns`.
             let rank_table = match kind {
-                PieceKind::Pawn => Some(&w.pawn_rank),
                 PieceKind::Lance => Some(&w.lance_rank),
                 PieceKind::Knight => Some(&w.knight_rank),
                 _ => None,
@@ -205,16 +216,7 @@ impl Scan<'_> {
                     }
                 }
             }
-            // Most pieces touch neither zone: test before counting (a u128 popcount is two
-            // instructions with POPCNT and a dozen without).
-            let on_enemy_zone = att & self.enemy_zone;
-            if on_enemy_zone.is_nonempty() {
-                self.side.zone_attack += on_enemy_zone.count() as i32 * w.attack_unit[c];
-            }
-            let on_own_zone = att & self.own_zone;
-            if on_own_zone.is_nonempty() {
-                self.side.zone_defence += on_own_zone.count() as i32 * w.defend_unit[c];
-            }
+            self.add_zone_units(att, c);
         }
     }
 }

@@ -207,17 +207,13 @@ impl TranspositionTable {
         if !self.used.swap(false, Ordering::Relaxed) {
             return;
         }
-        self.zero_all(threads);
+        self.touch_all_pages(threads);
     }
 
-    /// Writes every bucket once so that the operating system maps the whole table now (at
+    /// Writes zero to every bucket, so that the operating system maps the whole table now (at
     /// `isready`) rather than page by page inside the first searches, where each first touch of a
-    /// 2 MB page costs a page clear on the search's clock.
+    /// 2 MB page costs a page clear on the search's clock. `clear` is this once the table was used.
     pub fn touch_all_pages(&self, threads: usize) {
-        self.zero_all(threads);
-    }
-
-    fn zero_all(&self, threads: usize) {
         let threads = threads.clamp(1, 64);
         const PARALLEL_MIN: usize = 1 << 16; // buckets (4 MB): below this a thread costs more than it saves
         if threads == 1 || self.buckets.len() < PARALLEL_MIN {

@@ -805,12 +805,7 @@ mod tests {
     fn a_hash_larger_than_memory_is_reported_once_and_the_engine_goes_on() {
         let fake = Fake::default();
         let out = session(
-            "setoption name USI_Hash value 65536
-isready
-isready
-position startpos
-go depth 1
-",
+            "setoption name USI_Hash value 65536\nisready\nisready\nposition startpos\ngo depth 1\n",
             &fake,
         );
         assert_eq!(
