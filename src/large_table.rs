@@ -9,7 +9,7 @@
 //! the child's prefetch). An anonymous `mmap` is zero pages until first touch, reports failure, and
 //! `MADV_HUGEPAGE` asks for transparent huge pages on it.
 
-use std::ops::Deref;
+use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;
 
 /// Types for which the all-zero bit pattern is a valid value.
@@ -105,6 +105,14 @@ impl<T: Zeroable> Deref for LargeTable<T> {
         // Safety: `values` points at `len` initialised values (zero bits are valid for `T`) that
         // live as long as `_owner`, i.e. as long as `self`.
         unsafe { std::slice::from_raw_parts(self.values.as_ptr(), self.len) }
+    }
+}
+
+impl<T: Zeroable> DerefMut for LargeTable<T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [T] {
+        // Safety: as for `deref`; `&mut self` makes the access exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.values.as_ptr(), self.len) }
     }
 }
 

@@ -16,6 +16,9 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 #[repr(transparent)]
 pub struct Bitboard(u128);
 
+// Safety: a `u128`; zero bits are the empty set. (The slider attack tables live in a `LargeTable`.)
+unsafe impl crate::large_table::Zeroable for Bitboard {}
+
 impl Bitboard {
     pub const EMPTY: Bitboard = Bitboard(0);
     /// All 81 squares.
