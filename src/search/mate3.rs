@@ -15,7 +15,7 @@
 use crate::core::attacks::step_attacks;
 use crate::core::movegen::{generate_captures, generate_checks, generate_evasions};
 use crate::core::outcome::bare_king_loser;
-use crate::core::{HandKind, Move, MoveList, PieceKind, Position};
+use crate::core::{HandKind, Move, MoveList, PieceKind, Position, Square};
 
 /// A move that mates at once, looked for among direct checks landing next to the enemy king
 /// (drops and board moves, with and without promotion; knight checks included). Candidates are
@@ -71,9 +71,15 @@ pub(crate) fn mate_in_one(pos: &mut Position) -> Option<Move> {
             }
         }
     }
+    let king_steps = step_attacks(them, PieceKind::King, ksq);
     let mut evasions = MoveList::new();
     for &m in candidates.iter() {
         if !pos.is_legal_pseudo(m) {
+            continue;
+        }
+        if king_steps.contains(m.to()) && !defended_after(pos, m, ksq) {
+            // The king takes the checker: no need to make the move and list the evasions (most
+            // contact checks are refuted this way, so the probe's cost is mostly this test).
             continue;
         }
         pos.do_move(m);
@@ -86,6 +92,22 @@ pub(crate) fn mate_in_one(pos: &mut Position) -> Option<Move> {
         }
     }
     None
+}
+
+/// Whether a piece of the side to move other than the one `m` moves (or drops) attacks `m`'s
+/// destination once `m` is made and the enemy king on `ksq` has left its square: when it does not,
+/// the king can take the piece that `m` puts next to it.
+#[inline]
+fn defended_after(pos: &Position, m: Move, ksq: Square) -> bool {
+    let us = pos.side_to_move();
+    let to = m.to();
+    let mut occupied = pos.occupied().with(to).without(ksq);
+    let mut others = pos.pieces_of(us);
+    if let Some(from) = m.from() {
+        occupied = occupied.without(from);
+        others = others.without(from);
+    }
+    (pos.attackers_to(us, to, occupied) & others).is_nonempty()
 }
 
 /// Squares next to the enemy king it could step to now: on the board, not holding one of its own
@@ -317,6 +339,54 @@ mod tests {
     fn no_mate_when_a_defender_takes_the_checker() {
         // Golds on 4a/6a guard the king's flank; every contact check can be taken.
         assert_no_mate_in_three("3gkg3/9/9/9/9/9/9/9/9 b GS2r2bg3s4n4l18p 1");
+    }
+
+    #[test]
+    fn the_king_capture_shortcut_agrees_with_making_the_move() {
+        // For every legal move that lands next to the enemy king, along random games of every
+        // variant: `defended_after` says the king cannot take the piece exactly when, with the move
+        // made, taking it is illegal.
+        let mut rng = crate::rng::Rng::new(0x51f1_5eed_0bad_cafe);
+        let (mut defended, mut open) = (0, 0);
+        for variant in Variant::ALL {
+            for _game in 0..30 {
+                let mut pos = Position::startpos(variant);
+                for _ply in 0..150 {
+                    let mut moves = MoveList::new();
+                    generate_legal(&pos, &mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let Some(ksq) = pos.king_square(pos.side_to_move().flip()) else {
+                        break;
+                    };
+                    let steps = step_attacks(pos.side_to_move().flip(), PieceKind::King, ksq);
+                    for &m in moves.iter().filter(|m| steps.contains(m.to())) {
+                        let shortcut = defended_after(&pos, m, ksq);
+                        pos.do_move(m);
+                        let king_takes = Move::normal(ksq, m.to(), false);
+                        assert_eq!(
+                            shortcut,
+                            !pos.is_legal(king_takes),
+                            "{m} then {king_takes} in {}",
+                            pos.to_sfen()
+                        );
+                        pos.undo_move();
+                        if shortcut {
+                            defended += 1;
+                        } else {
+                            open += 1;
+                        }
+                    }
+                    let pick = moves[rng.below(moves.len())];
+                    pos.do_move(pick);
+                }
+            }
+        }
+        assert!(
+            defended > 100 && open > 100,
+            "both cases met: {defended} / {open}"
+        );
     }
 
     #[test]
