@@ -29,12 +29,16 @@ pub(crate) fn mate_in_one(pos: &mut Position) -> Option<Move> {
     let us = pos.side_to_move();
     let them = us.flip();
     let ksq = pos.king_square(them)?;
-    let around = (step_attacks(them, PieceKind::King, ksq)
+    let occupied = pos.occupied();
+    // A square next to the king that none of our pieces attacks can be reached by no board move,
+    // and a piece dropped there is taken by the king: only the attacked ones (one pass over our
+    // pieces, exact next to the king) and the knight-check squares hold candidates.
+    let covered = pos.attacker_sets(us).attacks_around(ksq, occupied);
+    let around = ((step_attacks(them, PieceKind::King, ksq) & covered)
         | step_attacks(them, PieceKind::Knight, ksq))
         & pos.variant().board_mask()
         & !pos.pieces_of(us);
     let hand = pos.hand(us);
-    let occupied = pos.occupied();
     let mut candidates = MoveList::new();
     for to in around.iter() {
         for from in pos.attackers_to(us, to, occupied).iter() {
@@ -387,6 +391,58 @@ mod tests {
             defended > 100 && open > 100,
             "both cases met: {defended} / {open}"
         );
+    }
+
+    /// Whether some legal move that is not a pawn drop lands next to the enemy king or on a
+    /// knight-check square, checks with the moved piece itself, and leaves no legal answer: the
+    /// class of mates `mate_in_one` promises to find, by brute force.
+    fn has_contact_or_knight_mate(pos: &mut Position) -> bool {
+        let them = pos.side_to_move().flip();
+        let Some(ksq) = pos.king_square(them) else {
+            return false;
+        };
+        let targets =
+            step_attacks(them, PieceKind::King, ksq) | step_attacks(them, PieceKind::Knight, ksq);
+        let mut moves = MoveList::new();
+        generate_legal(pos, &mut moves);
+        moves.iter().any(|&m| {
+            if !targets.contains(m.to()) || m.drop_kind() == Some(HandKind::Pawn) {
+                return false;
+            }
+            pos.do_move(m);
+            let mut replies = MoveList::new();
+            generate_legal(pos, &mut replies);
+            let mates = pos.checkers().contains(m.to()) && replies.is_empty();
+            pos.undo_move();
+            mates
+        })
+    }
+
+    #[test]
+    fn mate_in_one_finds_every_contact_and_knight_mate() {
+        // Along random games of every variant, the probe answers exactly when the brute-force
+        // search of its class of mates finds one (so its shortcuts drop only non-mates).
+        let mut rng = crate::rng::Rng::new(0x0ddb_a11c_0ffe_e123);
+        let mut mates = 0;
+        for variant in Variant::ALL {
+            for _game in 0..40 {
+                let mut pos = Position::startpos(variant);
+                for _ply in 0..150 {
+                    let mut moves = MoveList::new();
+                    generate_legal(&pos, &mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let expected = has_contact_or_knight_mate(&mut pos);
+                    let found = mate_in_one(&mut pos);
+                    assert_eq!(found.is_some(), expected, "{found:?} in {}", pos.to_sfen());
+                    mates += usize::from(expected);
+                    let pick = moves[rng.below(moves.len())];
+                    pos.do_move(pick);
+                }
+            }
+        }
+        assert!(mates > 20, "only {mates} positions with such a mate");
     }
 
     #[test]
