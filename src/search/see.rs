@@ -92,3 +92,87 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     }
     res != 0
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::movegen::{generate_legal, MoveList};
+    use crate::core::{Bitboard, Color, Square, Variant};
+
+    /// What `side` gains by starting (or declining) the exchange on `to` against a piece worth
+    /// `on_square`, recapturing with its least valuable attacker each time; all attackers are
+    /// recomputed from the occupancy at every step.
+    fn exchange(
+        pos: &Position,
+        to: Square,
+        occupied: Bitboard,
+        side: Color,
+        on_square: i32,
+    ) -> i32 {
+        let attackers = pos.all_attackers_to(to, occupied) & occupied & pos.pieces_of(side);
+        let Some((kind, sq)) = ORDER
+            .iter()
+            .find_map(|&k| (attackers & pos.pieces(side, k)).lsb().map(|sq| (k, sq)))
+        else {
+            return 0;
+        };
+        let after = occupied.without(sq);
+        let defended = pos.all_attackers_to(to, after) & after & pos.pieces_of(side.flip());
+        if kind == PieceKind::King && defended.is_nonempty() {
+            return 0;
+        }
+        (on_square - exchange(pos, to, after, side.flip(), piece_value(kind))).max(0)
+    }
+
+    /// The exchange value of `m` by the plain recursive definition.
+    fn reference(pos: &Position, m: Move) -> i32 {
+        let moved = pos.moved_piece(m).kind();
+        let mut gain = pos.captured_piece(m).map_or(0, |p| piece_value(p.kind()));
+        let mut on_square = moved;
+        if m.is_promotion() {
+            if let Some(promoted) = moved.promoted() {
+                gain += piece_value(promoted) - piece_value(moved);
+                on_square = promoted;
+            }
+        }
+        let mut occupied = pos.occupied().with(m.to());
+        if let Some(from) = m.from() {
+            occupied = occupied.without(from);
+        }
+        let them = pos.side_to_move().flip();
+        gain - exchange(pos, m.to(), occupied, them, piece_value(on_square))
+    }
+
+    #[test]
+    fn see_agrees_with_the_recursive_exchange_on_random_positions() {
+        let mut rng = crate::rng::Rng::new(0x5ee0_5ee0_1234_abcd);
+        let mut exchanges = 0;
+        for variant in Variant::ALL {
+            for _game in 0..20 {
+                let mut pos = Position::startpos(variant);
+                for _ply in 0..120 {
+                    let mut moves = MoveList::new();
+                    generate_legal(&pos, &mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for &m in moves.iter() {
+                        let value = reference(&pos, m);
+                        for threshold in [-1500, -300, -1, 0, 1, 90, 300, 700, 1500] {
+                            assert_eq!(
+                                see_ge(&pos, m, threshold),
+                                value >= threshold,
+                                "{m} (exchange value {value}) against {threshold} in {}",
+                                pos.to_sfen()
+                            );
+                        }
+                        exchanges += usize::from(pos.is_capture(m));
+                    }
+                    let pick = moves[rng.below(moves.len())];
+                    pos.do_move(pick);
+                }
+            }
+        }
+        assert!(exchanges > 1000, "only {exchanges} captures");
+    }
+}
