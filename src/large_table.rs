@@ -1,6 +1,7 @@
 //! Memory for the large tables the engine probes at random (the search's transposition table, the
-//! mate solver's table): a budget that keeps them inside the machine's memory, and zeroed storage,
-//! mapped lazily and on Linux backed by 2 MB pages where the system allows it.
+//! mate solver's table, the slider attack tables): a budget that keeps the tables sized by
+//! `USI_Hash` inside the machine's memory, and zeroed storage, mapped lazily and on Linux backed by
+//! 2 MB pages where the system allows it.
 //!
 //! Why not `Box::new_zeroed_slice`: for a type aligned above 16 bytes the standard allocator zeroes
 //! with `memset`, and a failed allocation aborts the process (`USI_Hash` goes up to 64 GB, more than

@@ -9,9 +9,10 @@
 //! - Compile-time tables (`const` evaluation, so no start-up cost and no initialisation check on
 //!   lookup): the step movers per colour, the lance by file pattern, and `between`/`line` for
 //!   every pair of squares.
-//! - Magic bitboards for the bishop and the rook (see [`magic`]), about 10 MB built once per process
-//!   in a `LazyLock` and shared read-only by all threads. A lookup pays one atomic load to see that
-//!   the table is built; [`init`] builds it ahead of the first search (at `isready`).
+//! - Magic bitboards for the bishop and the rook (see [`magic`]), about 10 MB (in 2 MB pages where
+//!   the system gives them) built once per process in a `LazyLock` and shared read-only by all
+//!   threads. A lookup pays one atomic load to see that the table is built; [`init`] builds it
+//!   ahead of the first search (at `isready`).
 
 mod magic;
 
