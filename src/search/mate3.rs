@@ -20,8 +20,9 @@ use crate::core::{HandKind, Move, MoveList, PieceKind, Position, Square};
 /// A move that mates at once, looked for among direct checks landing next to the enemy king
 /// (drops and board moves, with and without promotion; knight checks included). Candidates are
 /// filtered by the position's check squares before any legality test, so a node with nothing to
-/// try costs a few bitboard operations. Pawn drops are skipped: a pawn drop that mates is illegal
-/// (uchifuzume). Distant slider checks are left to the search.
+/// try costs a few bitboard operations, and a contact check the king can simply take is never
+/// made. Pawn drops are skipped: a pawn drop that mates is illegal (uchifuzume). Distant slider
+/// checks are left to the search.
 ///
 /// Also sound when the side to move is in check: candidates must then pass the evasion test of
 /// `is_pseudo_legal`.
@@ -34,8 +35,8 @@ pub(crate) fn mate_in_one(pos: &mut Position) -> Option<Move> {
     // and a piece dropped there is taken by the king: only the attacked ones (one pass over our
     // pieces, exact next to the king) and the knight-check squares hold candidates.
     let covered = pos.attacker_sets(us).attacks_around(ksq, occupied);
-    let around = ((step_attacks(them, PieceKind::King, ksq) & covered)
-        | step_attacks(them, PieceKind::Knight, ksq))
+    let king_steps = step_attacks(them, PieceKind::King, ksq);
+    let around = ((king_steps & covered) | step_attacks(them, PieceKind::Knight, ksq))
         & pos.variant().board_mask()
         & !pos.pieces_of(us);
     let hand = pos.hand(us);
@@ -75,7 +76,6 @@ pub(crate) fn mate_in_one(pos: &mut Position) -> Option<Move> {
             }
         }
     }
-    let king_steps = step_attacks(them, PieceKind::King, ksq);
     let mut evasions = MoveList::new();
     for &m in candidates.iter() {
         if !pos.is_legal_pseudo(m) {
