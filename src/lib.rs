@@ -7,3 +7,6 @@ pub mod mate;
 pub mod rng;
 pub mod search;
 pub mod usi;
+
+#[cfg(test)]
+mod test_support;

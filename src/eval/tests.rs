@@ -234,33 +234,7 @@ fn capture_values_include_the_hand_piece_only_with_drops() {
     assert_eq!(capture_value(PieceKind::King, true), 0);
 }
 
-/// Calls `visit` on every position of `games` random games per variant of up to `plies` plies each
-/// (a fixed-seed generator, so failures reproduce); returns how many positions it visited.
-fn for_each_random_position(
-    seed: u64,
-    games: usize,
-    plies: usize,
-    mut visit: impl FnMut(&Position),
-) -> usize {
-    let mut rng = crate::rng::Rng::new(seed);
-    let mut visited = 0;
-    for variant in Variant::ALL {
-        for _game in 0..games {
-            let mut pos = Position::startpos(variant);
-            for _ply in 0..plies {
-                visit(&pos);
-                visited += 1;
-                let moves = crate::core::movegen::legal_moves(&pos);
-                if moves.is_empty() {
-                    break;
-                }
-                let m = moves.as_slice()[rng.below(moves.len())];
-                pos.do_move(m);
-            }
-        }
-    }
-    visited
-}
+use crate::test_support::for_each_random_position;
 
 /// Random games: every position on the way must evaluate the same as its mirror. Covers hands,
 /// promotions, kings in odd places and all variants.

@@ -201,6 +201,7 @@ mod tests {
     use super::*;
     use crate::core::movegen::generate_legal;
     use crate::core::Variant;
+    use crate::test_support::for_each_random_position;
 
     fn position(sfen: &str) -> Position {
         Position::from_sfen(sfen, Variant::Shogi).expect("valid sfen")
@@ -350,43 +351,32 @@ mod tests {
         // For every legal move that lands next to the enemy king, along random games of every
         // variant: `defended_after` says the king cannot take the piece exactly when, with the move
         // made, taking it is illegal.
-        let mut rng = crate::rng::Rng::new(0x51f1_5eed_0bad_cafe);
         let (mut defended, mut open) = (0, 0);
-        for variant in Variant::ALL {
-            for _game in 0..30 {
-                let mut pos = Position::startpos(variant);
-                for _ply in 0..150 {
-                    let mut moves = MoveList::new();
-                    generate_legal(&pos, &mut moves);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    let Some(ksq) = pos.king_square(pos.side_to_move().flip()) else {
-                        break;
-                    };
-                    let steps = step_attacks(pos.side_to_move().flip(), PieceKind::King, ksq);
-                    for &m in moves.iter().filter(|m| steps.contains(m.to())) {
-                        let shortcut = defended_after(&pos, m, ksq);
-                        pos.do_move(m);
-                        let king_takes = Move::normal(ksq, m.to(), false);
-                        assert_eq!(
-                            shortcut,
-                            !pos.is_legal(king_takes),
-                            "{m} then {king_takes} in {}",
-                            pos.to_sfen()
-                        );
-                        pos.undo_move();
-                        if shortcut {
-                            defended += 1;
-                        } else {
-                            open += 1;
-                        }
-                    }
-                    let pick = moves[rng.below(moves.len())];
-                    pos.do_move(pick);
+        for_each_random_position(0x51f1_5eed_0bad_cafe, 30, 150, |pos| {
+            let Some(ksq) = pos.king_square(pos.side_to_move().flip()) else {
+                return;
+            };
+            let steps = step_attacks(pos.side_to_move().flip(), PieceKind::King, ksq);
+            let mut moves = MoveList::new();
+            generate_legal(pos, &mut moves);
+            for &m in moves.iter().filter(|m| steps.contains(m.to())) {
+                let shortcut = defended_after(pos, m, ksq);
+                pos.do_move(m);
+                let king_takes = Move::normal(ksq, m.to(), false);
+                assert_eq!(
+                    shortcut,
+                    !pos.is_legal(king_takes),
+                    "{m} then {king_takes} in {}",
+                    pos.to_sfen()
+                );
+                pos.undo_move();
+                if shortcut {
+                    defended += 1;
+                } else {
+                    open += 1;
                 }
             }
-        }
+        });
         assert!(
             defended > 100 && open > 100,
             "both cases met: {defended} / {open}"
@@ -422,26 +412,13 @@ mod tests {
     fn mate_in_one_finds_every_contact_and_knight_mate() {
         // Along random games of every variant, the probe answers exactly when the brute-force
         // search of its class of mates finds one (so its shortcuts drop only non-mates).
-        let mut rng = crate::rng::Rng::new(0x0ddb_a11c_0ffe_e123);
         let mut mates = 0;
-        for variant in Variant::ALL {
-            for _game in 0..40 {
-                let mut pos = Position::startpos(variant);
-                for _ply in 0..150 {
-                    let mut moves = MoveList::new();
-                    generate_legal(&pos, &mut moves);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    let expected = has_contact_or_knight_mate(&mut pos);
-                    let found = mate_in_one(&mut pos);
-                    assert_eq!(found.is_some(), expected, "{found:?} in {}", pos.to_sfen());
-                    mates += usize::from(expected);
-                    let pick = moves[rng.below(moves.len())];
-                    pos.do_move(pick);
-                }
-            }
-        }
+        for_each_random_position(0x0ddb_a11c_0ffe_e123, 40, 150, |pos| {
+            let expected = has_contact_or_knight_mate(pos);
+            let found = mate_in_one(pos);
+            assert_eq!(found.is_some(), expected, "{found:?} in {}", pos.to_sfen());
+            mates += usize::from(expected);
+        });
         assert!(mates > 20, "only {mates} positions with such a mate");
     }
 

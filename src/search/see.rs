@@ -96,8 +96,9 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::movegen::{generate_legal, MoveList};
-    use crate::core::{Bitboard, Color, Square, Variant};
+    use crate::core::movegen::legal_moves;
+    use crate::core::{Bitboard, Color, Square};
+    use crate::test_support::for_each_random_position;
 
     /// What `side` gains by starting (or declining) the exchange on `to` against a piece worth
     /// `on_square`, recapturing with its least valuable attacker each time; all attackers are
@@ -145,34 +146,21 @@ mod tests {
 
     #[test]
     fn see_agrees_with_the_recursive_exchange_on_random_positions() {
-        let mut rng = crate::rng::Rng::new(0x5ee0_5ee0_1234_abcd);
         let mut exchanges = 0;
-        for variant in Variant::ALL {
-            for _game in 0..20 {
-                let mut pos = Position::startpos(variant);
-                for _ply in 0..120 {
-                    let mut moves = MoveList::new();
-                    generate_legal(&pos, &mut moves);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    for &m in moves.iter() {
-                        let value = reference(&pos, m);
-                        for threshold in [-1500, -300, -1, 0, 1, 90, 300, 700, 1500] {
-                            assert_eq!(
-                                see_ge(&pos, m, threshold),
-                                value >= threshold,
-                                "{m} (exchange value {value}) against {threshold} in {}",
-                                pos.to_sfen()
-                            );
-                        }
-                        exchanges += usize::from(pos.is_capture(m));
-                    }
-                    let pick = moves[rng.below(moves.len())];
-                    pos.do_move(pick);
+        for_each_random_position(0x5ee0_5ee0_1234_abcd, 20, 120, |pos| {
+            for m in legal_moves(pos).iter().copied() {
+                let value = reference(pos, m);
+                for threshold in [-1500, -300, -1, 0, 1, 90, 300, 700, 1500] {
+                    assert_eq!(
+                        see_ge(pos, m, threshold),
+                        value >= threshold,
+                        "{m} (exchange value {value}) against {threshold} in {}",
+                        pos.to_sfen()
+                    );
                 }
+                exchanges += usize::from(pos.is_capture(m));
             }
-        }
+        });
         assert!(exchanges > 1000, "only {exchanges} captures");
     }
 }

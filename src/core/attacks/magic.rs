@@ -103,7 +103,11 @@ impl SliderTable {
     ) -> SliderTable {
         let rays = Rays::new(directions);
         let mut magics = [Magic::EMPTY; Square::NUM];
-        let mut attacks: Vec<Bitboard> = Vec::new();
+        // Every block's size is known from the index widths: the table is allocated once, empty.
+        let len = numbers.iter().map(|&(_, bits)| 1usize << bits).sum();
+        let mut attacks: LargeTable<Bitboard> = LargeTable::try_zeroed(len)
+            .unwrap_or_else(|| panic!("no memory for the {len} slider attack entries"));
+        let mut offset = 0;
         let mut filled: Vec<bool> = Vec::new();
         for sq in Square::all() {
             let mask = relevant_mask(sq, directions);
@@ -116,8 +120,6 @@ impl SliderTable {
             let (magic, bits) = numbers[sq.index()];
             let bits = u32::from(bits);
             assert!(bits >= mask.count() && bits <= 16, "index width of {sq}");
-            let offset = attacks.len();
-            attacks.resize(offset + (1usize << bits), Bitboard::EMPTY);
             filled.clear();
             filled.resize(1usize << bits, false);
             let entry = Magic {
@@ -140,14 +142,9 @@ impl SliderTable {
                 }
             }
             magics[sq.index()] = entry;
+            offset += 1usize << bits;
         }
-        let mut table = LargeTable::try_zeroed(attacks.len())
-            .unwrap_or_else(|| panic!("no memory for the {} slider attack entries", attacks.len()));
-        table.copy_from_slice(&attacks);
-        SliderTable {
-            magics,
-            attacks: table,
-        }
+        SliderTable { magics, attacks }
     }
 
     /// Number of table entries (for the tests and the size note).
