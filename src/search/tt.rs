@@ -56,6 +56,11 @@ pub struct TtData {
 }
 
 impl TtData {
+    /// Whether a search wrote this entry; `false` for one that only caches the static evaluation.
+    pub fn has_search_result(&self) -> bool {
+        self.bound != TtBound::None
+    }
+
     /// The stored move, if the word decodes at all; the caller must still check legality.
     pub fn mv(&self) -> Option<Move> {
         Move::from_u16(self.mv)
@@ -324,6 +329,22 @@ impl TranspositionTable {
         entry.data.store(data, Ordering::Relaxed);
     }
 
+    /// Caches a static evaluation in the slot `probe` chose for a position with no entry yet: no
+    /// move, no score, the lowest depth (the first entry replaced).
+    #[inline]
+    pub fn store_eval(&self, probe: &Probe<'_>, key: u64, eval: i16) {
+        self.store(
+            probe,
+            key,
+            None,
+            0,
+            eval,
+            -DEPTH_OFFSET,
+            TtBound::None,
+            false,
+        );
+    }
+
     /// Per mille of the first 1000 buckets' entries written in the current search.
     pub fn hashfull(&self) -> u32 {
         let sample = self.buckets.len().min(1000);
@@ -405,6 +426,35 @@ mod tests {
             (hit.score, hit.bound, hit.is_pv),
             (70, TtBound::Exact, true)
         );
+    }
+
+    #[test]
+    fn a_cached_evaluation_is_found_and_gives_way() {
+        let tt = TranspositionTable::new(1);
+        let key = 0x0fed_cba9_8765_4321;
+        let p = tt.probe(key, 0);
+        tt.store_eval(&p, key, -42);
+        let hit = tt.probe(key, 0).hit.expect("the cached evaluation is found");
+        assert_eq!((hit.eval, hit.mv()), (-42, None));
+        assert!(!hit.has_search_result());
+        // A search result of any depth replaces it, even a quiescence one.
+        let p = tt.probe(key, 0);
+        tt.store(&p, key, Some(mv()), 5, -42, 0, TtBound::Lower, false);
+        let hit = tt.probe(key, 0).hit.expect("stored entry is found");
+        assert!(hit.has_search_result());
+        assert_eq!((hit.score, hit.depth, hit.mv()), (5, 0, Some(mv())));
+        // And it is the first entry of a full bucket to make room.
+        let keys: Vec<u64> = (0..5u64).map(|i| 0xabcd_0000_0000_0000 | i).collect();
+        for &k in &keys[..3] {
+            let p = tt.probe(k, 0);
+            tt.store(&p, k, None, 0, 0, 0, TtBound::Upper, false);
+        }
+        let p = tt.probe(keys[3], 0);
+        tt.store_eval(&p, keys[3], 7);
+        let p = tt.probe(keys[4], 0);
+        tt.store(&p, keys[4], None, 0, 0, 0, TtBound::Upper, false);
+        assert!(tt.probe(keys[3], 0).hit.is_none());
+        assert!(keys[..3].iter().all(|&k| tt.probe(k, 0).hit.is_some()));
     }
 
     #[test]

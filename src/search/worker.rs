@@ -824,7 +824,15 @@ impl Worker {
         } else {
             match tt_hit {
                 Some(h) if h.eval != i16::MIN => h.eval as i32,
-                _ => evaluate(&self.pos),
+                _ => {
+                    let e = evaluate(&self.pos);
+                    // Cached at once: the pruning below often returns without a store, and the
+                    // next iteration would evaluate the position again.
+                    if tt_hit.is_none() {
+                        tt.store_eval(&probe, key, e as i16);
+                    }
+                    e
+                }
             }
         };
         self.stack[ply].static_eval = static_eval;
@@ -841,7 +849,10 @@ impl Worker {
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
 
         // 6. Mate in one, then (cramped enemy king, enough depth for it to pay) mate in three.
-        if !in_check && depth >= params::MATE1_MIN_DEPTH && tt_hit.is_none() {
+        if !in_check
+            && depth >= params::MATE1_MIN_DEPTH
+            && !tt_hit.is_some_and(|h| h.has_search_result())
+        {
             let mut found = mate3::mate_in_one(&mut self.pos).map(|m| (m, 1));
             if found.is_none() && depth >= params::MATE3_MIN_DEPTH && self.mate3_allowed(sh) {
                 found = mate3::mate_in_three(
@@ -1199,7 +1210,7 @@ impl Worker {
             };
             best_score = static_eval;
             if best_score >= beta {
-                if tt_hit.is_none() {
+                if !tt_hit.is_some_and(|h| h.has_search_result()) {
                     tt.store(
                         &probe,
                         key,
