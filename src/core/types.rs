@@ -424,13 +424,24 @@ impl Piece {
 
     #[inline]
     pub const fn kind(self) -> PieceKind {
-        PieceKind::ALL[((self.0.get() - 1) & 15) as usize]
+        // Sixteen entries, so the masked code needs no bounds check (codes 14 and 15 never occur).
+        const KIND_OF_CODE: [PieceKind; 16] = {
+            let mut table = [PieceKind::Pawn; 16];
+            let mut i = 0;
+            while i < PieceKind::NUM {
+                table[i] = PieceKind::ALL[i];
+                i += 1;
+            }
+            table
+        };
+        KIND_OF_CODE[((self.0.get() - 1) & 15) as usize]
     }
 
-    /// Dense index in `0..28`: `kind + 14 * color`.
+    /// Dense index in `0..28`: `kind + 14 * color`, from the code by arithmetic alone.
     #[inline]
     pub const fn index(self) -> usize {
-        self.kind() as usize + 14 * self.color() as usize
+        let code = (self.0.get() - 1) as usize;
+        (code & 15) + 14 * (code >> 4)
     }
 
     /// SFEN text: uppercase for Black, lowercase for White, `+` before promoted kinds.
@@ -790,7 +801,7 @@ mod tests {
                 let p = Piece::new(color, kind);
                 assert_eq!(p.color(), color);
                 assert_eq!(p.kind(), kind);
-                assert!(p.index() < Piece::NUM);
+                assert_eq!(p.index(), kind.index() + 14 * color.index());
             }
         }
         assert_eq!(PieceKind::Rook.promoted(), Some(PieceKind::Dragon));

@@ -434,7 +434,10 @@ mod tests {
         let key = 0x0fed_cba9_8765_4321;
         let p = tt.probe(key, 0);
         tt.store_eval(&p, key, -42);
-        let hit = tt.probe(key, 0).hit.expect("the cached evaluation is found");
+        let hit = tt
+            .probe(key, 0)
+            .hit
+            .expect("the cached evaluation is found");
         assert_eq!((hit.eval, hit.mv()), (-42, None));
         assert!(!hit.has_search_result());
         // A search result of any depth replaces it, even a quiescence one.
