@@ -198,7 +198,8 @@ impl MovePicker {
         self.quiet_checks_only = true;
     }
 
-    /// The best-keyed move still to be handed out (ties in generation order).
+    /// The best-keyed move still to be handed out; of equal scores, the one nearest the front of
+    /// the keys as they stand (earlier selections swap keys about, so not always generation order).
     #[inline]
     fn select_best(&mut self) -> Option<Move> {
         let keys = self.keys.as_mut_slice();
