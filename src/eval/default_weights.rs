@@ -262,7 +262,6 @@ pub const DEFAULT_WEIGHTS: Weights = Weights {
     knight_rank: [-6, -11, 5, 11, 0, 2, -11, 0, 0],
     king_rank: [-18, 1, 2, -1, -21, -27, -21, -7, 2],
     mobility: [12, 16, 19, 4, 3],
-    promotion_reach: [22, 21],
     attack_unit: [2, 5, 5, 5, 5, 5, 5, 6, 4, 4],
     hand_attack_unit: [0, 0, 0, 3, 2, 4, 5],
     defend_unit: [2, 0, 2, 1, 1, 1, 0, 4, 1, 1],

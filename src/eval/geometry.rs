@@ -3,50 +3,23 @@
 
 use crate::core::{Bitboard, Color, Square, Variant};
 
-/// The variant's board and promotion zones, evaluated at compile time: `Variant::board_mask` and
-/// `Variant::promotion_zone` loop over ranks and files, which cost about 10% of an evaluation when
-/// called per call (measured with perf on benches/eval.rs).
-struct VariantMasks {
-    board: Bitboard,
-    /// Indexed by `Color::index()`: the three ranks that colour promotes in (the enemy camp).
-    camp: [Bitboard; 2],
-}
-
-const fn masks(v: Variant) -> VariantMasks {
-    VariantMasks {
-        board: v.board_mask(),
-        camp: [
-            v.promotion_zone(Color::Black),
-            v.promotion_zone(Color::White),
-        ],
-    }
-}
-
-static MASKS: [VariantMasks; 3] = [
-    masks(Variant::Shogi),
-    masks(Variant::Heian),
-    masks(Variant::Heian8),
+/// Each variant's board, evaluated at compile time: `Variant::board_mask` loops over ranks and
+/// files, which cost about 10% of an evaluation when called per call (measured with perf on
+/// benches/eval.rs).
+static BOARDS: [Bitboard; 3] = [
+    Variant::Shogi.board_mask(),
+    Variant::Heian.board_mask(),
+    Variant::Heian8.board_mask(),
 ];
-
-#[inline]
-fn variant_masks(v: Variant) -> &'static VariantMasks {
-    &MASKS[match v {
-        Variant::Shogi => 0,
-        Variant::Heian => 1,
-        Variant::Heian8 => 2,
-    }]
-}
 
 /// The squares that exist on the variant's board.
 #[inline]
 pub fn board(v: Variant) -> Bitboard {
-    variant_masks(v).board
-}
-
-/// The enemy camp of `color`: where its pieces promote.
-#[inline]
-pub fn enemy_camp(v: Variant, color: Color) -> Bitboard {
-    variant_masks(v).camp[color.index()]
+    BOARDS[match v {
+        Variant::Shogi => 0,
+        Variant::Heian => 1,
+        Variant::Heian8 => 2,
+    }]
 }
 
 /// Length of a king-offset table: `FILE_OFFSETS` file distances times `RANK_OFFSETS` rank steps.
@@ -140,9 +113,6 @@ mod tests {
         assert_eq!(advance(Variant::Heian, Color::White, sq("5h")), 7);
         for v in Variant::ALL {
             assert_eq!(board(v), v.board_mask());
-            for c in Color::ALL {
-                assert_eq!(enemy_camp(v, c), v.promotion_zone(c));
-            }
         }
     }
 }

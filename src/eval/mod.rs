@@ -4,7 +4,7 @@
 //! - material, with hand pieces valued apart from board pieces ([`material`]);
 //! - placement: every piece by where it stands relative to its own king (defence) and to the enemy
 //!   king (attack): file distance and rank step, a table per piece class and king,
-//!   pawn/lance/knight/king by rank, bishop/rook able to promote next move ([`pieces`]);
+//!   pawn/lance/knight/king by rank ([`pieces`]);
 //! - mobility of lance, bishop, rook, horse, dragon ([`pieces`]);
 //! - king safety: attackers and drop threats against defenders on the 3x3 zone, escape squares, open
 //!   files beside the king ([`king_safety`]);

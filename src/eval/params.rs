@@ -50,6 +50,14 @@
 //! | no rank tables (P, L, N, K)        | 30    | 21-9  | +147 [+25, +321]     |
 //! | no first-copy hand bonus           | 30    | 15-15 | 0 [-130, +130]       |
 //! Every group kept; `hand_first` is unproven (neutral at this sample size).
+//!
+//! Removed 2026-11-30: `promotion_reach` (a bonus for an unpromoted bishop / rook that could enter
+//! the enemy camp next move). Without it, the generation-5 weights play -6 Elo, 95% [-28, +15],
+//! against themselves with it (1000 games at 10k nodes), and on the generation-5 teacher data the
+//! held-out loss is 0.610682 without it against 0.610802 with it (0.610601 / 0.610664 refitted
+//! for two more rounds each): it carried nothing. The tempo bonus, tested the same way (-2 Elo,
+//! [-24, +20], in games), does carry information: without it the held-out loss is 0.612308
+//! (refitted 0.612176), so it stays.
 
 use crate::core::PieceKind;
 
@@ -179,8 +187,6 @@ pub struct Weights {
 
     /// Per square a ranging piece reaches (empty or enemy), by [`Ranger`].
     pub mobility: [i32; Ranger::NUM],
-    /// An unpromoted bishop / rook that can move into the enemy camp next move (and promote).
-    pub promotion_reach: [i32; 2],
 
     /// King danger units per square of the enemy king's 3x3 zone a piece attacks, by class.
     pub attack_unit: [i32; Class::NUM],
@@ -242,7 +248,6 @@ impl Weights {
             list("knight_rank", &mut w.knight_rank, -200, 200),
             list("king_rank", &mut w.king_rank, -300, 300),
             list("mobility", &mut w.mobility, 0, 30),
-            list("promotion_reach", &mut w.promotion_reach, 0, 200),
             list("attack_unit", &mut w.attack_unit, 0, 20),
             list("hand_attack_unit", &mut w.hand_attack_unit, 0, 20),
             list("defend_unit", &mut w.defend_unit, 0, 20),
@@ -356,7 +361,6 @@ mod tests {
             + 2 * Class::NUM * KING_OFFSETS
             + 4 * RANKS
             + 5
-            + 2
             + 10
             + 7
             + 10

@@ -81,7 +81,6 @@ pub fn scan(w: &Weights, pos: &Position, frame: &Frame, us: Color) -> (PieceTerm
         enemy_king: frame.kings[them.index()].map(|k| king_offsets(us, k)),
         own_zone: frame.zones[us.index()],
         enemy_zone: frame.zones[them.index()],
-        enemy_camp: geometry::enemy_camp(variant, us),
         terms: PieceTerms::default(),
         side: SideAttacks::default(),
     };
@@ -114,7 +113,6 @@ struct Scan<'a> {
     enemy_king: Option<&'static [u8; 81]>,
     own_zone: Bitboard,
     enemy_zone: Bitboard,
-    enemy_camp: Bitboard,
     terms: PieceTerms,
     side: SideAttacks,
 }
@@ -205,16 +203,6 @@ impl Scan<'_> {
             if let Some(r) = Ranger::of(kind) {
                 let reach = att & !self.own;
                 self.terms.mobility += reach.count() as i32 * w.mobility[r as usize];
-                let promo = match kind {
-                    PieceKind::Bishop => Some(0),
-                    PieceKind::Rook => Some(1),
-                    _ => None,
-                };
-                if let Some(i) = promo {
-                    if (reach & self.enemy_camp).is_nonempty() {
-                        self.terms.placement += w.promotion_reach[i];
-                    }
-                }
             }
             self.add_zone_units(att, c);
         }
