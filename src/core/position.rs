@@ -682,12 +682,13 @@ impl Position {
     /// that is not pseudo-legal and has no piece on its source, a pawn of the side to move.
     #[inline]
     pub fn moved_piece(&self, m: Move) -> Piece {
-        match (m.from(), m.drop_kind()) {
-            (Some(from), _) => {
-                self.board[from.index()].unwrap_or(Piece::new(self.side, PieceKind::Pawn))
+        // A board move's source indexes the board; a drop's (81 and up) lies past its end.
+        match self.board.get(m.source_index()) {
+            Some(&on_source) => on_source.unwrap_or(Piece::new(self.side, PieceKind::Pawn)),
+            None => {
+                let kind = m.drop_kind().map_or(PieceKind::Pawn, HandKind::piece_kind);
+                Piece::new(self.side, kind)
             }
-            (None, Some(kind)) => Piece::new(self.side, kind.piece_kind()),
-            (None, None) => Piece::new(self.side, PieceKind::Pawn),
         }
     }
 
