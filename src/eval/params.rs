@@ -52,8 +52,9 @@
 //! Every group kept; `hand_first` is unproven (neutral at this sample size).
 //!
 //! Removed 2026-11-30: `promotion_reach` (a bonus for an unpromoted bishop / rook that could enter
-//! the enemy camp next move). Without it, the generation-5 weights play -6 Elo, 95% [-28, +15],
-//! against themselves with it (1000 games at 10k nodes), and on the generation-5 teacher data the
+//! the enemy camp next move). Without it, the generation-5 weights played -6 Elo, 95% [-28, +15],
+//! against themselves with it (1000 games at 10k nodes), and the build that removed it +6 Elo,
+//! [-15, +28] (+509 -491, the same setup); on the generation-5 teacher data the
 //! held-out loss is 0.610682 without it against 0.610802 with it (0.610601 / 0.610664 refitted
 //! for two more rounds each): it carried nothing. The tempo bonus, tested the same way (-2 Elo,
 //! [-24, +20], in games), does carry information: without it the held-out loss is 0.612308
