@@ -218,8 +218,9 @@ impl MovePicker {
         Some(self.moves[order_index(key)])
     }
 
-    // The scorers, `partition_front`, `sort_leaders` and the core's generators stay out of line: inlined into `next`
-    // they made its hot loop 7% more instructions of the whole search (callgrind, bench depth 10).
+    // The scorers, `partition_front`, `sort_leaders` and the core's generators stay out of line:
+    // inlined into `next` they made its hot loop 7% more instructions of the whole search
+    // (callgrind, bench depth 10).
     #[inline(never)]
     fn score_captures(&mut self, pos: &Position, history: &History) {
         self.keys.clear();
