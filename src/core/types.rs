@@ -220,6 +220,10 @@ impl PieceKind {
         }
     }
 
+    /// How far each promotable kind's promoted form lies in this order (pawn -> tokin, ...,
+    /// rook -> dragon), so a promotion is an addition on kind and piece indices.
+    pub const PROMOTION_STEP: usize = PieceKind::ProPawn as usize - PieceKind::Pawn as usize;
+
     /// Whether this kind has a promoted form.
     #[inline]
     pub const fn can_promote(self) -> bool {
@@ -235,7 +239,7 @@ impl PieceKind {
     #[inline]
     pub const fn promoted(self) -> Option<PieceKind> {
         if self.can_promote() {
-            PieceKind::from_index(self as usize + 8)
+            PieceKind::from_index(self as usize + PieceKind::PROMOTION_STEP)
         } else {
             None
         }
@@ -245,7 +249,7 @@ impl PieceKind {
     #[inline]
     pub const fn unpromoted(self) -> PieceKind {
         if self.is_promoted() {
-            PieceKind::ALL[self as usize - 8]
+            PieceKind::ALL[self as usize - PieceKind::PROMOTION_STEP]
         } else {
             self
         }
@@ -802,6 +806,10 @@ mod tests {
                 assert_eq!(p.color(), color);
                 assert_eq!(p.kind(), kind);
                 assert_eq!(p.index(), kind.index() + 14 * color.index());
+                if let Some(promoted) = kind.promoted() {
+                    let index = Piece::new(color, promoted).index();
+                    assert_eq!(index, p.index() + PieceKind::PROMOTION_STEP);
+                }
             }
         }
         assert_eq!(PieceKind::Rook.promoted(), Some(PieceKind::Dragon));

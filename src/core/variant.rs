@@ -49,8 +49,22 @@ impl Variant {
         }
     }
 
-    /// The squares that exist on this board.
+    /// The squares that exist on this board. Each variant's mask is built at compile time: the
+    /// evaluation and the mate probes ask for it at every node, where the loop that builds it cost
+    /// about 10% of an evaluation (perf on benches/eval.rs).
+    #[inline]
     pub const fn board_mask(self) -> Bitboard {
+        const SHOGI: Bitboard = Variant::Shogi.build_board_mask();
+        const HEIAN: Bitboard = Variant::Heian.build_board_mask();
+        const HEIAN8: Bitboard = Variant::Heian8.build_board_mask();
+        match self {
+            Variant::Shogi => SHOGI,
+            Variant::Heian => HEIAN,
+            Variant::Heian8 => HEIAN8,
+        }
+    }
+
+    const fn build_board_mask(self) -> Bitboard {
         let mut bits = 0u128;
         let mut f = 0;
         while f < self.files() {

@@ -1,26 +1,7 @@
 //! Board geometry the evaluator needs: where a square lies relative to a king, ranks seen from each
 //! side.
 
-use crate::core::{Bitboard, Color, Square, Variant};
-
-/// Each variant's board, evaluated at compile time: `Variant::board_mask` loops over ranks and
-/// files, which cost about 10% of an evaluation when called per call (measured with perf on
-/// benches/eval.rs).
-static BOARDS: [Bitboard; 3] = [
-    Variant::Shogi.board_mask(),
-    Variant::Heian.board_mask(),
-    Variant::Heian8.board_mask(),
-];
-
-/// The squares that exist on the variant's board.
-#[inline]
-pub fn board(v: Variant) -> Bitboard {
-    BOARDS[match v {
-        Variant::Shogi => 0,
-        Variant::Heian => 1,
-        Variant::Heian8 => 2,
-    }]
-}
+use crate::core::{Color, Square, Variant};
 
 /// Length of a king-offset table: `FILE_OFFSETS` file distances times `RANK_OFFSETS` rank steps.
 pub const KING_OFFSETS: usize = FILE_OFFSETS * RANK_OFFSETS;
@@ -111,8 +92,5 @@ mod tests {
         assert_eq!(advance(Variant::Heian, Color::Black, sq("5h")), 0);
         assert_eq!(advance(Variant::Heian, Color::White, sq("5a")), 0);
         assert_eq!(advance(Variant::Heian, Color::White, sq("5h")), 7);
-        for v in Variant::ALL {
-            assert_eq!(board(v), v.board_mask());
-        }
     }
 }

@@ -2,7 +2,7 @@
 //! ranging pieces, and the attack facts king safety needs. Each piece's attacks are computed once and
 //! serve every term.
 
-use super::geometry::{self, advance, king_offsets};
+use super::geometry::{advance, king_offsets};
 use super::params::{Class, Ranger, Weights, KING_OFFSETS};
 use crate::core::attacks;
 use crate::core::position::Position;
@@ -39,7 +39,7 @@ pub struct Frame {
 
 impl Frame {
     pub fn new(pos: &Position) -> Frame {
-        let board = geometry::board(pos.variant());
+        let board = pos.variant().board_mask();
         let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
         let zone = |c: Color| match kings[c.index()] {
             Some(k) => (attacks::step_attacks(c, PieceKind::King, k) & board).with(k),

@@ -12,24 +12,11 @@ pub const PIECE_TO: usize = Piece::NUM * Square::NUM;
 /// one standing on the destination afterwards, so a promotion counts as the promoted piece.
 #[inline]
 pub fn piece_to(pos: &Position, m: Move) -> usize {
-    // A promoting move's piece can promote, and its promoted kind lies `PROMOTION_STEP` kinds on
-    // (checked below), so the promoted piece's index is the mover's plus that step.
-    let piece = pos.moved_piece(m).index() + usize::from(m.is_promotion()) * PROMOTION_STEP;
-    piece * Square::NUM + m.to().index()
+    // A promoting move's piece can promote, and its promoted form lies `PROMOTION_STEP` kinds on
+    // (the same colour), so the promoted piece's index is the mover's plus that step.
+    let step = usize::from(m.is_promotion()) * PieceKind::PROMOTION_STEP;
+    (pos.moved_piece(m).index() + step) * Square::NUM + m.to().index()
 }
-
-/// The distance from each promotable kind to its promoted form in `PieceKind`'s order.
-const PROMOTION_STEP: usize = PieceKind::ProPawn as usize - PieceKind::Pawn as usize;
-const _: () = {
-    let mut i = 0;
-    while i < PieceKind::NUM {
-        let kind = PieceKind::ALL[i];
-        if let Some(promoted) = kind.promoted() {
-            assert!(promoted as usize == kind as usize + PROMOTION_STEP);
-        }
-        i += 1;
-    }
-};
 
 /// Bonus for a move that caused a cutoff at `depth` (the other quiets tried get the negation).
 #[inline]
