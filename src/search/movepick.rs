@@ -223,14 +223,12 @@ impl MovePicker {
     // (callgrind, bench depth 10).
     #[inline(never)]
     fn score_captures(&mut self, pos: &Position, history: &History) {
-        self.keys.clear();
-        for &m in self.moves.iter() {
+        self.keys.fill(&self.moves, |m| {
             let learnt = pos
                 .captured_piece(m)
                 .map_or(0, |c| history.capture(piece_to(pos, m), c.kind()));
-            self.keys
-                .push(mvv_lva(pos, m) + learnt / params::CAPTURE_HISTORY_DIV);
-        }
+            mvv_lva(pos, m) + learnt / params::CAPTURE_HISTORY_DIV
+        });
     }
 
     #[inline(never)]
@@ -246,14 +244,13 @@ impl MovePicker {
     #[inline(never)]
     fn score_evasions(&mut self, pos: &Position, history: &History) {
         let scorer = history.quiet_scorer(pos.side_to_move(), self.ctx.prev);
-        self.keys.clear();
-        for &m in self.moves.iter() {
-            self.keys.push(if pos.is_capture(m) {
+        self.keys.fill(&self.moves, |m| {
+            if pos.is_capture(m) {
                 1 << 20 | mvv_lva(pos, m)
             } else {
                 scorer.score(m, piece_to(pos, m))
-            });
-        }
+            }
+        });
     }
 
     /// A killer or counter move is handed out only when it is a legal-looking quiet move here.
@@ -423,7 +420,7 @@ impl OrderKeys {
     }
 
     /// Sets the keys of the whole list `moves`, each move scored by `score`. Written in one pass
-    /// with the length stored once at the end (a `push` per move kept the length in memory).
+    /// with the length stored once at the end (a store per move kept it in memory: callgrind).
     #[inline]
     fn fill(&mut self, moves: &MoveList, mut score: impl FnMut(Move) -> i32) {
         let n = moves.len();
@@ -433,17 +430,10 @@ impl OrderKeys {
         self.len = n;
     }
 
-    /// Adds the key of the next move of the list (index `len`) with `score`.
-    #[inline]
-    fn push(&mut self, score: i32) {
-        self.keys[self.len] = MaybeUninit::new(-(i64::from(score) << 32) | self.len as i64);
-        self.len += 1;
-    }
-
     #[inline]
     fn as_mut_slice(&mut self) -> &mut [i64] {
-        // Safety: the first `len` keys were written by `push` (MaybeUninit<i64> has i64's layout),
-        // and `len <= MAX_MOVES` because `push` indexes with a bounds check.
+        // Safety: the first `len` keys were written by `fill` (MaybeUninit<i64> has i64's layout),
+        // and `len <= MAX_MOVES` because `fill` slices the array to `len` with a bounds check.
         unsafe { std::slice::from_raw_parts_mut(self.keys.as_mut_ptr().cast::<i64>(), self.len) }
     }
 }
