@@ -574,6 +574,10 @@ impl Move {
         ((self.0.get() >> 8) & 0x7f) as usize
     }
 
+    /// The `source_index` of a pawn drop; a drop of any other kind has this plus its
+    /// `HandKind::index`.
+    pub const FIRST_DROP_SOURCE: usize = Move::DROP_BASE as usize;
+
     /// The number of distinct `source_index` values.
     pub const SOURCES: usize = Move::DROP_BASE as usize + HandKind::ALL.len();
 

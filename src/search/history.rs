@@ -3,7 +3,7 @@
 //! partly through these).
 
 use super::params;
-use crate::core::{Color, Move, Piece, PieceKind, Position, Square};
+use crate::core::{Color, HandKind, Move, Piece, PieceKind, Position, Square};
 
 /// A (piece after the move, destination) pair: the context continuation history keys on.
 pub const PIECE_TO: usize = Piece::NUM * Square::NUM;
@@ -50,6 +50,26 @@ impl QuietScorer<'_> {
         self.butterfly[m.source_index()][m.to().index()] as i32
             + self.continuation[0][cur] as i32
             + self.continuation[1][cur] as i32
+    }
+
+    /// `score` of a drop of `kind` (as `piece`, the scorer's side's) on every square, plus
+    /// `bias[square]`, into `out`. The three tables keep one drop kind's destinations contiguous, so
+    /// a whole row costs about what a few drops scored one by one do, and a hand piece has dozens.
+    #[inline]
+    pub fn drop_row(
+        &self,
+        kind: HandKind,
+        piece: Piece,
+        bias: &[i32; Square::NUM],
+        out: &mut [i32; Square::NUM],
+    ) {
+        let butterfly = &self.butterfly[Move::FIRST_DROP_SOURCE + kind.index()];
+        let base = piece.index() * Square::NUM;
+        let one = &self.continuation[0][base..base + Square::NUM];
+        let two = &self.continuation[1][base..base + Square::NUM];
+        for (i, slot) in out.iter_mut().enumerate() {
+            *slot = butterfly[i] as i32 + one[i] as i32 + two[i] as i32 + bias[i];
+        }
     }
 }
 

@@ -21,7 +21,9 @@ use crate::core::attacks::step_attacks;
 use crate::core::movegen::{
     generate_captures, generate_checks, generate_evasions, generate_quiets,
 };
-use crate::core::{Bitboard, Move, MoveList, PieceKind, Position, MAX_MOVES};
+use crate::core::{
+    Bitboard, HandKind, Move, MoveList, Piece, PieceKind, Position, Square, MAX_MOVES,
+};
 use std::mem::MaybeUninit;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -97,23 +99,32 @@ fn mvv_lva(pos: &Position, m: Move) -> i32 {
     16 * (victim + promo) - piece_value(moved).min(2000) / 16
 }
 
-/// A static nudge for quiet moves before history has anything to say: promotions first, drops next
-/// to the enemy king before drops far from it (most far drops are pointless). Bench nodes at depths
-/// 8/9/10: no nudge 707396/1252539/2047451; near +500 / far -1500 529669/799962/1446185 (kept);
-/// +1000/-3000 649287/966661/1578809; +250/-750 725936/1126786/1906960.
+// A static nudge for quiet moves before history has anything to say: promotions first, drops next
+// to the enemy king before drops far from it (most far drops are pointless). Bench nodes at depths
+// 8/9/10: no nudge 707396/1252539/2047451; near +500 / far -1500 529669/799962/1446185 (kept);
+// +1000/-3000 649287/966661/1578809; +250/-750 725936/1126786/1906960.
+const PROMOTION_BIAS: i32 = 3000;
+const NEAR_DROP_BIAS: i32 = 500;
+const FAR_DROP_BIAS: i32 = -1500;
+
+/// The nudge of a board move (drops take theirs from [`drop_bias`]).
 #[inline]
-fn quiet_bias(m: Move, near_enemy_king: Bitboard) -> i32 {
+fn board_move_bias(m: Move) -> i32 {
     if m.is_promotion() {
-        return 3000;
+        PROMOTION_BIAS
+    } else {
+        0
     }
-    if m.is_drop() {
-        return if near_enemy_king.contains(m.to()) {
-            500
-        } else {
-            -1500
-        };
+}
+
+/// The nudge of a drop on each square.
+#[inline]
+fn drop_bias(near_enemy_king: Bitboard) -> [i32; Square::NUM] {
+    let mut bias = [FAR_DROP_BIAS; Square::NUM];
+    for sq in near_enemy_king {
+        bias[sq.index()] = NEAR_DROP_BIAS;
     }
-    0
+    bias
 }
 
 /// The squares within two steps (Chebyshev distance 2) of the enemy king: where drops attack.
@@ -235,9 +246,24 @@ impl MovePicker {
     fn score_quiets(&mut self, pos: &Position, history: &History) {
         let side = pos.side_to_move();
         let scorer = history.quiet_scorer(side, self.ctx.prev);
-        let near_enemy_king = near_king(pos);
+        // Drops are most of a shogi quiet list (every empty square for every kind in hand), and a
+        // drop's score depends only on its kind and square: score them row by row.
+        // Each row is written once (a kind not in hand gets zeros it never uses), not zeroed first.
+        let hand = pos.hand(side);
+        let bias = drop_bias(near_king(pos));
+        let drop_scores: [[i32; Square::NUM]; HandKind::NUM] = std::array::from_fn(|k| {
+            let kind = HandKind::ALL[k];
+            let mut row = [0; Square::NUM];
+            if hand.has(kind) {
+                scorer.drop_row(kind, Piece::new(side, kind.piece_kind()), &bias, &mut row);
+            }
+            row
+        });
         self.keys.fill(&self.moves, |m| {
-            scorer.score(m, piece_to(pos, m)) + quiet_bias(m, near_enemy_king)
+            match m.source_index().checked_sub(Move::FIRST_DROP_SOURCE) {
+                Some(kind) => drop_scores[kind][m.to().index()],
+                None => scorer.score(m, piece_to(pos, m)) + board_move_bias(m),
+            }
         });
     }
 
@@ -502,19 +528,27 @@ mod tests {
         let mut quiets = MoveList::new();
         generate_quiets(&pos, &mut quiets);
         assert!(quiets.len() > 100, "a list long enough to need ordering");
+        // Continuation history after two made-up previous moves, so all three tables count.
+        let prev = [Some(1234), Some(567)];
         let mut history = History::new();
         for (i, &m) in quiets.iter().enumerate() {
             let bonus = (i * 37 % 9) as i32 * 2000 - 8000;
-            history.update_quiet(side, m, piece_to(&pos, m), [None, None], bonus);
+            history.update_quiet(side, m, piece_to(&pos, m), prev, bonus);
+            history.update_quiet(side, m, piece_to(&pos, m), [prev[i % 2], None], bonus / 3);
         }
+        // The nudges as documented, written out again rather than taken from the picker.
         let near = near_king(&pos);
-        let score = |m: Move| {
-            history.quiet_score(side, m, piece_to(&pos, m), [None, None]) + quiet_bias(m, near)
+        let bias = |m: Move| match (m.is_promotion(), m.is_drop()) {
+            (true, _) => 3000,
+            (false, true) if near.contains(m.to()) => 500,
+            (false, true) => -1500,
+            (false, false) => 0,
         };
+        let score = |m: Move| history.quiet_score(side, m, piece_to(&pos, m), prev) + bias(m);
         let no_refutations = OrderingContext {
             killers: [None; 2],
             counter: None,
-            prev: [None; 2],
+            prev,
         };
         for depth in [1, 2] {
             let limit = -params::QUIET_SORT_LIMIT * depth;
