@@ -481,9 +481,12 @@ fn order_score(key: i64) -> i32 {
 /// mostly tried last or pruned, so ordering them all would be wasted work.
 #[inline(never)]
 fn partition_front(keys: &mut [i64], limit: i32) -> usize {
+    // A key is `-(score << 32) | index` with the index below 2^32, so `score >= limit` is one
+    // comparison of the whole key against the smallest key a move scored `limit - 1` can have.
+    let bound = -(i64::from(limit) - 1) << 32;
     let mut front = 0;
     for i in 0..keys.len() {
-        if order_score(keys[i]) >= limit {
+        if keys[i] < bound {
             keys.swap(i, front);
             front += 1;
         }
@@ -504,8 +507,22 @@ fn sort_leaders(front: &mut [i64]) -> usize {
         front.sort_unstable();
         return front.len();
     }
-    front.select_nth_unstable(LEADERS);
-    front[..LEADERS].sort_unstable();
+    // The first `LEADERS` keys sorted, then every later key that beats the worst of them takes
+    // its place and sinks to its rank: fronts run to a few dozen keys, few of which get in.
+    let (leaders, rest) = front.split_at_mut(LEADERS);
+    leaders.sort_unstable();
+    for key in rest {
+        let worst = leaders[LEADERS - 1];
+        if *key < worst {
+            let mut j = LEADERS - 1;
+            while j > 0 && leaders[j - 1] > *key {
+                leaders[j] = leaders[j - 1];
+                j -= 1;
+            }
+            leaders[j] = *key;
+            *key = worst;
+        }
+    }
     LEADERS
 }
 
