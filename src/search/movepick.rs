@@ -246,10 +246,15 @@ impl MovePicker {
     fn score_quiets(&mut self, pos: &Position, history: &History) {
         let side = pos.side_to_move();
         let scorer = history.quiet_scorer(side, self.ctx.prev);
-        // Drops are most of a shogi quiet list (every empty square for every kind in hand), and a
-        // drop's score depends only on its kind and square: score them row by row.
-        // Each row is written once (a kind not in hand gets zeros it never uses), not zeroed first.
+        let board_move = |m: Move| scorer.score(m, piece_to(pos, m)) + board_move_bias(m);
         let hand = pos.hand(side);
+        if hand.is_empty() {
+            self.keys.fill(&self.moves, board_move);
+            return;
+        }
+        // Drops are most of a shogi quiet list (every empty square for every kind in hand), and a
+        // drop's score depends only on its kind and square: score them row by row. Each row is
+        // written once (a kind not in hand gets zeros it never uses), not zeroed first.
         let bias = drop_bias(near_king(pos));
         let drop_scores: [[i32; Square::NUM]; HandKind::NUM] = std::array::from_fn(|k| {
             let kind = HandKind::ALL[k];
@@ -262,7 +267,7 @@ impl MovePicker {
         self.keys.fill(&self.moves, |m| {
             match m.source_index().checked_sub(Move::FIRST_DROP_SOURCE) {
                 Some(kind) => drop_scores[kind][m.to().index()],
-                None => scorer.score(m, piece_to(pos, m)) + board_move_bias(m),
+                None => board_move(m),
             }
         });
     }
