@@ -53,23 +53,20 @@ impl QuietScorer<'_> {
     }
 
     /// `score` of a drop of `kind` (as `piece`, the scorer's side's) on every square, plus
-    /// `bias[square]`, into `out`. The three tables keep one drop kind's destinations contiguous, so
-    /// a whole row costs about what a few drops scored one by one do, and a hand piece has dozens.
+    /// `bias[square]`. The three tables keep one drop kind's destinations contiguous, so a whole
+    /// row costs about what a few drops scored one by one do, and a hand piece has dozens.
     #[inline]
     pub fn drop_row(
         &self,
         kind: HandKind,
         piece: Piece,
         bias: &[i32; Square::NUM],
-        out: &mut [i32; Square::NUM],
-    ) {
+    ) -> [i32; Square::NUM] {
         let butterfly = &self.butterfly[Move::FIRST_DROP_SOURCE + kind.index()];
         let base = piece.index() * Square::NUM;
         let one = &self.continuation[0][base..base + Square::NUM];
         let two = &self.continuation[1][base..base + Square::NUM];
-        for (i, slot) in out.iter_mut().enumerate() {
-            *slot = butterfly[i] as i32 + one[i] as i32 + two[i] as i32 + bias[i];
-        }
+        std::array::from_fn(|i| butterfly[i] as i32 + one[i] as i32 + two[i] as i32 + bias[i])
     }
 }
 

@@ -258,11 +258,11 @@ impl MovePicker {
         let bias = drop_bias(near_king(pos));
         let drop_scores: [[i32; Square::NUM]; HandKind::NUM] = std::array::from_fn(|k| {
             let kind = HandKind::ALL[k];
-            let mut row = [0; Square::NUM];
             if hand.has(kind) {
-                scorer.drop_row(kind, Piece::new(side, kind.piece_kind()), &bias, &mut row);
+                scorer.drop_row(kind, Piece::new(side, kind.piece_kind()), &bias)
+            } else {
+                [0; Square::NUM]
             }
-            row
         });
         self.keys.fill(&self.moves, |m| {
             match m.source_index().checked_sub(Move::FIRST_DROP_SOURCE) {
@@ -487,8 +487,9 @@ fn order_score(key: i64) -> i32 {
 #[inline(never)]
 fn partition_front(keys: &mut [i64], limit: i32) -> usize {
     // A key is `-(score << 32) | index` with the index below 2^32, so `score >= limit` is one
-    // comparison of the whole key against the smallest key a move scored `limit - 1` can have.
-    let bound = -(i64::from(limit) - 1) << 32;
+    // comparison of the whole key against the smallest key a move scored `limit - 1` can have
+    // (saturating: a limit near i32::MIN lets every key through, as the score test would).
+    let bound = (1 - i64::from(limit)).saturating_mul(1 << 32);
     let mut front = 0;
     for i in 0..keys.len() {
         if keys[i] < bound {
@@ -535,6 +536,30 @@ fn sort_leaders(front: &mut [i64]) -> usize {
 mod tests {
     use super::*;
     use crate::core::Variant;
+
+    /// The front holds exactly the keys whose decoded score reaches the limit, for limits around
+    /// the scores present and at the extremes.
+    #[test]
+    fn the_front_holds_the_keys_scored_at_least_the_limit() {
+        let scores = [-70_000, -3001, -3000, -2999, -1, 0, 1, 2999, 3000, 65_000];
+        let keys: Vec<i64> = (0..40)
+            .map(|i| -(i64::from(scores[i * 7 % scores.len()]) << 32) | i as i64)
+            .collect();
+        for limit in [i32::MIN, -70_001, -3000, -1, 0, 1, 3000, 65_001, i32::MAX] {
+            let mut partitioned = keys.clone();
+            let front = partition_front(&mut partitioned, limit);
+            assert!(
+                partitioned[..front]
+                    .iter()
+                    .all(|&k| order_score(k) >= limit),
+                "limit {limit}"
+            );
+            assert!(
+                partitioned[front..].iter().all(|&k| order_score(k) < limit),
+                "limit {limit}"
+            );
+        }
+    }
 
     /// The quiet stage hands out every quiet move once: those scored at least the sort limit first,
     /// best first with ties in generation order (the front is sorted), then the
