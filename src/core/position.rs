@@ -936,7 +936,7 @@ impl Position {
     /// Pieces of `by` attacking `sq` by a step (every kind's step pattern; the sliders' reach
     /// along their lines is left to `slider_blockers`).
     #[inline]
-    fn step_attackers(&self, by: Color, sq: Square) -> Bitboard {
+    pub fn step_attackers(&self, by: Color, sq: Square) -> Bitboard {
         let opp = by.flip();
         let k = |kind: PieceKind| self.by_kind[kind.index()];
         let kings = k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon);

@@ -52,7 +52,16 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
         occupied = occupied.without(from);
     }
     let mut stm = pos.side_to_move();
-    let mut attackers = pos.all_attackers_to(to, occupied) & occupied;
+    // The opponent's attackers first: with none (most quiet moves the search tests) the move
+    // keeps its piece and our own attackers are never needed. Sliders are looked up once for both.
+    let sliders = pos.slider_attackers_to(to, occupied) & occupied;
+    let theirs = (pos.step_attackers(stm.flip(), to) | sliders) & pos.pieces_of(stm.flip());
+    if theirs.is_empty() {
+        return true;
+    }
+    let ours = (pos.step_attackers(stm, to) | sliders) & pos.pieces_of(stm);
+    // `from` is out of `occupied`, so the moved piece is no attacker of its own square.
+    let mut attackers = (theirs | ours) & occupied;
     // 1 while the side that made the last capture is ahead of the threshold.
     let mut res = 1;
     loop {
@@ -65,7 +74,7 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
         res ^= 1;
         let mut attacker = None;
         for kind in ORDER {
-            let bb = ours & pos.pieces(stm, kind);
+            let bb = ours & pos.pieces_of_kind(kind);
             if let Some(sq) = bb.lsb() {
                 attacker = Some((kind, sq));
                 break;
