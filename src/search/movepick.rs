@@ -76,7 +76,7 @@ pub struct MovePicker {
     skip_quiets: bool,
     /// Generate only the quiet moves that give check (the search would prune the others).
     quiet_checks_only: bool,
-    /// Quiet moves scored below this are not sorted (see `partition_front`).
+    /// Quiet moves scored below this are not sorted (see `front_bound`).
     sort_limit: i32,
     /// The quiet keys before this index are in their final order; up to `front_end` the rest of the
     /// front is sorted when the stage gets there.
@@ -229,7 +229,7 @@ impl MovePicker {
         Some(self.moves[order_index(key)])
     }
 
-    // The scorers, `partition_front`, `sort_leaders` and the core's generators stay out of line:
+    // The scorers, `sort_leaders` and the core's generators stay out of line:
     // inlined into `next` they made its hot loop 7% more instructions of the whole search
     // (callgrind, bench depth 10).
     #[inline(never)]
@@ -248,8 +248,9 @@ impl MovePicker {
         let scorer = history.quiet_scorer(side, self.ctx.prev);
         let board_move = |m: Move| scorer.score(m, piece_to(pos, m)) + board_move_bias(m);
         let hand = pos.hand(side);
+        let limit = self.sort_limit;
         if hand.is_empty() {
-            self.keys.fill(&self.moves, board_move);
+            self.front_end = self.keys.fill_partitioned(&self.moves, limit, board_move);
             return;
         }
         // Drops are most of a shogi quiet list (every empty square for every kind in hand), and a
@@ -264,7 +265,7 @@ impl MovePicker {
                 [0; Square::NUM]
             }
         });
-        self.keys.fill(&self.moves, |m| {
+        self.front_end = self.keys.fill_partitioned(&self.moves, limit, |m| {
             match m.source_index().checked_sub(Move::FIRST_DROP_SOURCE) {
                 Some(kind) => drop_scores[kind][m.to().index()],
                 None => board_move(m),
@@ -381,7 +382,6 @@ impl MovePicker {
                         }
                         self.score_quiets(pos, history);
                         let keys = self.keys.as_mut_slice();
-                        self.front_end = partition_front(keys, self.sort_limit);
                         self.sorted_end = sort_leaders(&mut keys[..self.front_end]);
                     }
                 }
@@ -461,6 +461,37 @@ impl OrderKeys {
         self.len = n;
     }
 
+    /// `fill`, with the keys of moves scored at least `limit` moved to the front as they are
+    /// written; returns the front's length. Each such key swaps with the first key behind the
+    /// front, as a partition pass over the filled keys would, so the order is the same, without
+    /// reading every key a second time.
+    #[inline]
+    fn fill_partitioned(
+        &mut self,
+        moves: &MoveList,
+        limit: i32,
+        mut score: impl FnMut(Move) -> i32,
+    ) -> usize {
+        let bound = front_bound(limit);
+        let n = moves.len();
+        let keys = &mut self.keys[..n];
+        let mut front = 0;
+        for (i, &m) in moves.iter().enumerate() {
+            let key = -(i64::from(score(m)) << 32) | i as i64;
+            if key < bound {
+                // `front <= i`: slot `front` holds a written key unless it is slot `i` itself,
+                // which the next line then writes.
+                keys[i] = keys[front];
+                keys[front] = MaybeUninit::new(key);
+                front += 1;
+            } else {
+                keys[i] = MaybeUninit::new(key);
+            }
+        }
+        self.len = n;
+        front
+    }
+
     #[inline]
     fn as_mut_slice(&mut self) -> &mut [i64] {
         // Safety: the first `len` keys were written by `fill` (MaybeUninit<i64> has i64's layout),
@@ -481,23 +512,16 @@ fn order_score(key: i64) -> i32 {
     (-((key - (key & 0xFFFF_FFFF)) >> 32)) as i32
 }
 
-/// Moves the keys of moves scored at least `limit` to the front and returns its length; the rest
-/// stay behind it and are handed out unsorted. Shogi quiet lists run to hundreds of drops that are
-/// mostly tried last or pruned, so ordering them all would be wasted work.
-#[inline(never)]
-fn partition_front(keys: &mut [i64], limit: i32) -> usize {
-    // A key is `-(score << 32) | index` with the index below 2^32, so `score >= limit` is one
-    // comparison of the whole key against the smallest key a move scored `limit - 1` can have
-    // (saturating: a limit near i32::MIN lets every key through, as the score test would).
-    let bound = (1 - i64::from(limit)).saturating_mul(1 << 32);
-    let mut front = 0;
-    for i in 0..keys.len() {
-        if keys[i] < bound {
-            keys.swap(i, front);
-            front += 1;
-        }
-    }
-    front
+/// The key bound of the quiet front: a move scored at least `limit` has a key below it. Shogi
+/// quiet lists run to hundreds of drops that are mostly tried last or pruned, so only the front is
+/// ordered; the rest is handed out unsorted.
+///
+/// A key is `-(score << 32) | index` with the index below 2^32, so `score >= limit` is one
+/// comparison of the whole key against the smallest key a move scored `limit - 1` can have
+/// (saturating: a limit near i32::MIN lets every key through, as the score test would).
+#[inline]
+fn front_bound(limit: i32) -> i64 {
+    (1 - i64::from(limit)).saturating_mul(1 << 32)
 }
 
 /// How many of the best quiet moves are ordered up front.
@@ -538,26 +562,46 @@ mod tests {
     use crate::core::Variant;
 
     /// The front holds exactly the keys whose decoded score reaches the limit, for limits around
-    /// the scores present and at the extremes.
+    /// the scores present and at the extremes, and the keys stand exactly where filling them and
+    /// then partitioning them in a second pass (the plain swap partition) puts them.
     #[test]
     fn the_front_holds_the_keys_scored_at_least_the_limit() {
+        let pos = Position::from_sfen(
+            "l2R4l/4g1k2/2n1pp1pp/p1pp2p2/1p5P1/P1PPP1P1P/1PSG1P3/1KG6/LN5RL b BG2S2Nbs 1",
+            Variant::Shogi,
+        )
+        .expect("valid SFEN");
+        let mut moves = MoveList::new();
+        generate_quiets(&pos, &mut moves);
+        assert!(moves.len() > 100);
         let scores = [-70_000, -3001, -3000, -2999, -1, 0, 1, 2999, 3000, 65_000];
-        let keys: Vec<i64> = (0..40)
-            .map(|i| -(i64::from(scores[i * 7 % scores.len()]) << 32) | i as i64)
-            .collect();
+        let score = |m: Move| scores[(m.to().index() * 7 + m.source_index()) % scores.len()];
         for limit in [i32::MIN, -70_001, -3000, -1, 0, 1, 3000, 65_001, i32::MAX] {
-            let mut partitioned = keys.clone();
-            let front = partition_front(&mut partitioned, limit);
+            let mut keys = OrderKeys::new();
+            let front = keys.fill_partitioned(&moves, limit, score);
+            let keys = keys.as_mut_slice();
             assert!(
-                partitioned[..front]
-                    .iter()
-                    .all(|&k| order_score(k) >= limit),
+                keys[..front].iter().all(|&k| order_score(k) >= limit),
                 "limit {limit}"
             );
             assert!(
-                partitioned[front..].iter().all(|&k| order_score(k) < limit),
+                keys[front..].iter().all(|&k| order_score(k) < limit),
                 "limit {limit}"
             );
+            let mut expected: Vec<i64> = moves
+                .iter()
+                .enumerate()
+                .map(|(i, &m)| -(i64::from(score(m)) << 32) | i as i64)
+                .collect();
+            let mut expected_front = 0;
+            for i in 0..expected.len() {
+                if order_score(expected[i]) >= limit {
+                    expected.swap(i, expected_front);
+                    expected_front += 1;
+                }
+            }
+            assert_eq!(front, expected_front, "limit {limit}");
+            assert_eq!(keys, &expected[..], "limit {limit}");
         }
     }
 
