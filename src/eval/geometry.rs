@@ -43,26 +43,38 @@ pub fn king_offsets(owner: Color, king: Square) -> &'static [u8; 81] {
     &KING_OFFSET[owner.index()][king.index()]
 }
 
-/// Rank index of every square, so the piece loop needs no division by nine.
-static RANK: [u8; 81] = {
-    let mut table = [0u8; 81];
-    let mut i = 0;
-    while i < 81 {
-        table[i] = (i % 9) as u8;
-        i += 1;
+/// `[board][color][square]`: how far the square is advanced from `color`'s own back rank, on the
+/// 9-rank board (0) and the 8-rank Heian boards (1), so the piece loop pays one byte load.
+static ADVANCE: [[[u8; 81]; 2]; 2] = {
+    let mut table = [[[0u8; 81]; 2]; 2];
+    let mut board = 0;
+    while board < 2 {
+        let ranks = 9 - board;
+        let mut sq = 0;
+        while sq < 81 {
+            let rank = sq % 9;
+            // Black's back rank is the board's last rank; squares beyond an 8-rank board are never
+            // looked up (no piece stands there), so their entries are only kept in range.
+            table[board][0][sq] = if rank < ranks {
+                (ranks - 1 - rank) as u8
+            } else {
+                0
+            };
+            table[board][1][sq] = rank as u8;
+            sq += 1;
+        }
+        board += 1;
     }
     table
 };
 
-/// How far `sq` is advanced from `color`'s own back rank: 0 on the own back rank, `ranks - 1` on the
-/// far one. Works on the shorter Heian boards, where White's back rank is not rank `i`.
+/// How far each square is advanced from `color`'s own back rank: 0 on the own back rank,
+/// `ranks - 1` on the far one. Works on the shorter Heian boards, where White's back rank is not
+/// rank `i`.
 #[inline]
-pub fn advance(variant: Variant, color: Color, sq: Square) -> usize {
-    let rank = RANK[sq.index()];
-    match color {
-        Color::Black => (variant.ranks() - 1 - rank) as usize,
-        Color::White => rank as usize,
-    }
+pub fn advance_row(variant: Variant, color: Color) -> &'static [u8; 81] {
+    let board = usize::from(variant.ranks() == 8);
+    &ADVANCE[board][color.index()]
 }
 
 #[cfg(test)]
@@ -87,10 +99,15 @@ mod tests {
             offset(Color::White, "5a", "6c"),
             offset(Color::Black, "5i", "4g")
         );
-        assert_eq!(advance(Variant::Shogi, Color::Black, sq("5i")), 0);
-        assert_eq!(advance(Variant::Shogi, Color::White, sq("5i")), 8);
-        assert_eq!(advance(Variant::Heian, Color::Black, sq("5h")), 0);
-        assert_eq!(advance(Variant::Heian, Color::White, sq("5a")), 0);
-        assert_eq!(advance(Variant::Heian, Color::White, sq("5h")), 7);
+        let advance = |v: Variant, c: Color, s: &str| advance_row(v, c)[sq(s).index()];
+        assert_eq!(advance(Variant::Shogi, Color::Black, "5i"), 0);
+        assert_eq!(advance(Variant::Shogi, Color::Black, "5a"), 8);
+        assert_eq!(advance(Variant::Shogi, Color::White, "5i"), 8);
+        assert_eq!(advance(Variant::Heian, Color::Black, "5h"), 0);
+        assert_eq!(advance(Variant::Heian, Color::Black, "5a"), 7);
+        assert_eq!(advance(Variant::Heian, Color::White, "5a"), 0);
+        assert_eq!(advance(Variant::Heian, Color::White, "5h"), 7);
+        assert_eq!(advance(Variant::Heian8, Color::Black, "4h"), 0);
+        assert_eq!(advance(Variant::Heian8, Color::White, "4h"), 7);
     }
 }

@@ -2,11 +2,11 @@
 //! ranging pieces, and the attack facts king safety needs. Each piece's attacks are computed once and
 //! serve every term.
 
-use super::geometry::{advance, king_offsets};
+use super::geometry::{advance_row, king_offsets};
 use super::params::{Class, Ranger, Weights, KING_OFFSETS};
 use crate::core::attacks;
 use crate::core::position::Position;
-use crate::core::{Bitboard, Color, PieceKind, Square, Variant};
+use crate::core::{Bitboard, Color, PieceKind, Square};
 
 /// What the king-safety terms need to know about one side, gathered during its piece pass.
 #[derive(Clone, Copy, Debug, Default)]
@@ -72,7 +72,7 @@ pub fn scan(w: &Weights, pos: &Position, frame: &Frame, us: Color) -> (PieceTerm
     let variant = pos.variant();
     let mut scan = Scan {
         w,
-        variant,
+        advance: advance_row(variant, us),
         us,
         own: pos.pieces_of(us),
         occupied: frame.occupied,
@@ -97,13 +97,15 @@ pub fn scan(w: &Weights, pos: &Position, frame: &Frame, us: Color) -> (PieceTerm
         Lance, Knight, Silver, Bishop, Rook, Gold, King, ProPawn, ProLance, ProKnight, ProSilver,
         Horse, Dragon
     );
+    scan.side.attacked &= scan.board;
     (scan.terms, scan.side)
 }
 
 /// The state of one side's piece pass.
 struct Scan<'a> {
     w: &'a Weights,
-    variant: Variant,
+    /// How far each square is advanced from our back rank, for the rank terms.
+    advance: &'static [u8; 81],
     us: Color,
     own: Bitboard,
     occupied: Bitboard,
@@ -141,7 +143,7 @@ impl Scan<'_> {
         self.terms.material += pawns.count() as i32 * w.board[kind.index()];
         for sq in pawns {
             self.add_king_placement(c, sq);
-            self.terms.placement += w.pawn_rank[advance(self.variant, self.us, sq)];
+            self.terms.placement += w.pawn_rank[self.advance[sq.index()] as usize];
         }
     }
 
@@ -183,10 +185,16 @@ impl Scan<'_> {
         let value = w.board[kind.index()];
         for sq in bb {
             self.terms.material += value;
-            let att = attacks_of(self.us, kind, sq, self.occupied) & self.board;
+            let mut att = attacks_of(self.us, kind, sq, self.occupied);
+            if Ranger::of(kind).is_some() {
+                // A slider on a Heian board runs on past the board's edge, and its mobility counts
+                // squares. A stepping piece's squares beyond the edge count nowhere (the zones lie
+                // on the board) and leave `attacked` once, at the end of the pass.
+                att &= self.board;
+            }
             self.side.attacked |= att;
             let Some(class) = class else {
-                self.terms.placement += w.king_rank[advance(self.variant, self.us, sq)];
+                self.terms.placement += w.king_rank[self.advance[sq.index()] as usize];
                 continue;
             };
             let c = class.index();
@@ -198,7 +206,7 @@ impl Scan<'_> {
                 _ => None,
             };
             if let Some(table) = rank_table {
-                self.terms.placement += table[advance(self.variant, self.us, sq)];
+                self.terms.placement += table[self.advance[sq.index()] as usize];
             }
             if let Some(r) = Ranger::of(kind) {
                 let reach = att & !self.own;
