@@ -190,6 +190,49 @@ pub fn generate_evasions(pos: &Position, list: &mut MoveList) {
     generate::<EVASIONS>(pos, list);
 }
 
+/// In check: whether any legal move exists (`generate_evasions` would emit one). The common answers
+/// need no move list: a king step to a square the enemy does not attack, or, against a single
+/// checker, a piece that may take it (not pinned, or pinned along the line it takes on; every
+/// piece that attacks a square can move there, promoting where it must). Only a check from a
+/// distance, which a move or drop in between could answer, generates the evasions.
+pub fn has_evasion(pos: &Position) -> bool {
+    debug_assert!(pos.in_check());
+    let us = pos.side_to_move();
+    let Some(ksq) = pos.king_square(us) else {
+        return has_generated_evasion(pos);
+    };
+    let occupied = pos.occupied();
+    let steps =
+        step_attacks(us, PieceKind::King, ksq) & pos.variant().board_mask() & !pos.pieces_of(us);
+    if steps.is_nonempty() {
+        // The king leaves its square, so a slider's line through it counts beyond it.
+        let lifted = occupied.without(ksq);
+        let enemy = pos.attacker_sets(us.flip());
+        if steps.iter().any(|to| !enemy.attack(to, lifted)) {
+            return true;
+        }
+    }
+    let Some(checker) = pos.checkers().single() else {
+        // Double check: only the king could answer it.
+        return false;
+    };
+    let pinned = pos.pinned(us);
+    let takers = pos.attackers_to(us, checker, occupied).without(ksq);
+    if takers
+        .iter()
+        .any(|from| !pinned.contains(from) || line(ksq, from).contains(checker))
+    {
+        return true;
+    }
+    between(ksq, checker).is_nonempty() && has_generated_evasion(pos)
+}
+
+fn has_generated_evasion(pos: &Position) -> bool {
+    let mut list = MoveList::new();
+    generate_evasions(pos, &mut list);
+    !list.is_empty()
+}
+
 /// Not in check: the moves of `generate_quiets` (non-captures other than promoting pawn pushes,
 /// and drops) that give check, directly or by discovery.
 #[inline(never)]

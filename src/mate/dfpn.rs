@@ -426,12 +426,7 @@ impl<'a> Search<'a> {
             } else {
                 c.pn = defence_weight(&self.scratch).max(1);
             }
-        } else if let Some(mate) = mate_in_one(
-            &mut self.pos,
-            &mut self.checks,
-            &mut self.scratch,
-            &mut self.nodes,
-        ) {
+        } else if let Some(mate) = mate_in_one(&mut self.pos, &mut self.checks, &mut self.nodes) {
             c.pn = 0;
             c.dn = INF;
             c.len = 1;

@@ -5,7 +5,9 @@
 //! and the other drop rules refused), so nothing here filters for legality again.
 
 use crate::core::attacks::between;
-use crate::core::movegen::{generate_captures, generate_checks, generate_evasions, generate_legal};
+use crate::core::movegen::{
+    generate_captures, generate_checks, generate_evasions, generate_legal, has_evasion,
+};
 use crate::core::{Color, Hand, HandKind, Move, MoveList, Position};
 
 /// Every legal move of the side to move that gives check.
@@ -39,13 +41,6 @@ pub(crate) fn generate_defences(pos: &Position, list: &mut MoveList) {
         // passing an unchecked position gets every legal move rather than none.
         generate_legal(pos, list);
     }
-}
-
-/// Whether the side to move (in check) has any legal reply.
-pub(crate) fn has_defence(pos: &Position, scratch: &mut MoveList) -> bool {
-    scratch.clear();
-    generate_evasions(pos, scratch);
-    !scratch.is_empty()
 }
 
 /// The proof-number seed of a defender node: how hard it looks to refute every reply.
@@ -123,14 +118,13 @@ pub(crate) fn hand_union(a: Hand, b: Hand) -> Hand {
 pub(crate) fn mate_in_one(
     pos: &mut Position,
     checks: &mut MoveList,
-    scratch: &mut MoveList,
     nodes: &mut u64,
 ) -> Option<Move> {
     generate_attacks(pos, checks);
     for &m in checks.iter() {
         pos.do_move(m);
         *nodes += 1;
-        let mated = !has_defence(pos, scratch);
+        let mated = !has_evasion(pos);
         pos.undo_move();
         if mated {
             return Some(m);

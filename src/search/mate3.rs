@@ -13,7 +13,7 @@
 //! evasion that leaves either side bare counts as a refutation (the search scores it by rule).
 
 use crate::core::attacks::step_attacks;
-use crate::core::movegen::{generate_captures, generate_checks, generate_evasions};
+use crate::core::movegen::{generate_captures, generate_checks, generate_evasions, has_evasion};
 use crate::core::outcome::bare_king_loser;
 use crate::core::{HandKind, Move, MoveList, PieceKind, Position, Square};
 
@@ -76,7 +76,6 @@ pub(crate) fn mate_in_one(pos: &mut Position) -> Option<Move> {
             }
         }
     }
-    let mut evasions = MoveList::new();
     for &m in candidates.iter() {
         if !pos.is_legal_pseudo(m) {
             continue;
@@ -87,9 +86,7 @@ pub(crate) fn mate_in_one(pos: &mut Position) -> Option<Move> {
             continue;
         }
         pos.do_move(m);
-        evasions.clear();
-        generate_evasions(pos, &mut evasions);
-        let escapes = evasions.iter().any(|&e| pos.is_legal_pseudo(e));
+        let escapes = has_evasion(pos);
         pos.undo_move();
         if !escapes {
             return Some(m);

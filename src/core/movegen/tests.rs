@@ -212,3 +212,55 @@ fn movelist_basics() {
     list.retain(|_| false);
     assert!(list.is_empty());
 }
+
+/// `has_evasion` answers as the evasion generator does, in every position a checking move of a
+/// random game (all three variants) leads to: contact and distant checks, double checks,
+/// discovered checks, pinned defenders, and the mates that random play runs into.
+#[test]
+fn has_evasion_agrees_with_the_evasion_generator() {
+    let (mut checks, mut mates) = (0, 0);
+    let mut compare = |p: &Position| {
+        let mut list = MoveList::new();
+        generate_evasions(p, &mut list);
+        assert_eq!(has_evasion(p), !list.is_empty(), "{}", p.to_sfen());
+        checks += 1;
+        mates += usize::from(list.is_empty());
+    };
+    crate::test_support::for_each_random_position(0x0e7a_5105_c4ec_c0de, 20, 120, |p| {
+        if p.in_check() {
+            compare(p);
+            return;
+        }
+        for &m in legal_moves(p).iter() {
+            if p.gives_check(m) {
+                p.do_move(m);
+                compare(p);
+                p.undo_move();
+            }
+        }
+    });
+    for sfen in POSITIONS {
+        let mut p = pos(sfen);
+        for &m in legal_moves(&p).iter() {
+            if p.gives_check(m) {
+                p.do_move(m);
+                compare(&p);
+                p.undo_move();
+            }
+        }
+    }
+    // Double check by a knight and a rook: the pawn may take the knight, which answers nothing.
+    let double = pos("7lk/7p1/7N1/9/9/9/9/9/4K3R w - 1");
+    // The rook's check from afar: no square for the king, nothing to take the rook with or to move
+    // in between; only a piece in hand dropped in between answers it.
+    let distant = pos("7lk/7p1/9/9/9/9/9/9/4K3R w - 1");
+    let distant_with_pawn = pos("7lk/7p1/9/9/9/9/9/9/4K3R w p 1");
+    for p in [&double, &distant, &distant_with_pawn] {
+        compare(p);
+    }
+    assert!(
+        checks > 5000 && mates > 50,
+        "{checks} checks, {mates} mates"
+    );
+    assert!(!has_evasion(&double) && !has_evasion(&distant) && has_evasion(&distant_with_pawn));
+}
