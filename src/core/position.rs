@@ -592,15 +592,6 @@ impl Position {
         }
     }
 
-    /// Pieces of either colour attacking `sq`, with sliders seeing through `occupied`: the same
-    /// set as both colours' `attackers_to`, with each slider lookup done once.
-    #[inline]
-    pub fn all_attackers_to(&self, sq: Square, occupied: Bitboard) -> Bitboard {
-        self.step_attackers(Color::Black, sq)
-            | self.step_attackers(Color::White, sq)
-            | self.slider_attackers_to(sq, occupied)
-    }
-
     /// The lances, bishops, rooks, horses and dragons of either colour whose lines reach `sq`
     /// through `occupied`. Static exchange evaluation recomputes only these after each capture:
     /// lifting a piece off the board can uncover a slider, never a stepping piece.
@@ -934,7 +925,7 @@ impl Position {
     }
 
     /// Pieces of `by` attacking `sq` by a step (every kind's step pattern; the sliders' reach
-    /// along their lines is left to `slider_blockers`).
+    /// along their lines is [`Position::slider_attackers_to`]'s).
     #[inline]
     pub fn step_attackers(&self, by: Color, sq: Square) -> Bitboard {
         let opp = by.flip();

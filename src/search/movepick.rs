@@ -561,16 +561,22 @@ mod tests {
     use super::*;
     use crate::core::Variant;
 
+    /// A middle game with four kinds in the mover's hand: a quiet list of hundreds of moves,
+    /// mostly drops.
+    fn drop_rich_position() -> Position {
+        Position::from_sfen(
+            "l2R4l/4g1k2/2n1pp1pp/p1pp2p2/1p5P1/P1PPP1P1P/1PSG1P3/1KG6/LN5RL b BG2S2Nbs 1",
+            Variant::Shogi,
+        )
+        .expect("valid SFEN")
+    }
+
     /// The front holds exactly the keys whose decoded score reaches the limit, for limits around
     /// the scores present and at the extremes, and the keys stand exactly where filling them and
     /// then partitioning them in a second pass (the plain swap partition) puts them.
     #[test]
     fn the_front_holds_the_keys_scored_at_least_the_limit() {
-        let pos = Position::from_sfen(
-            "l2R4l/4g1k2/2n1pp1pp/p1pp2p2/1p5P1/P1PPP1P1P/1PSG1P3/1KG6/LN5RL b BG2S2Nbs 1",
-            Variant::Shogi,
-        )
-        .expect("valid SFEN");
+        let pos = drop_rich_position();
         let mut moves = MoveList::new();
         generate_quiets(&pos, &mut moves);
         assert!(moves.len() > 100);
@@ -610,11 +616,7 @@ mod tests {
     /// rest. Checked with a history of many ties, at depths whose limits cut the list differently.
     #[test]
     fn quiets_come_out_best_first_then_the_unsorted_rest() {
-        let pos = Position::from_sfen(
-            "l2R4l/4g1k2/2n1pp1pp/p1pp2p2/1p5P1/P1PPP1P1P/1PSG1P3/1KG6/LN5RL b BG2S2Nbs 1",
-            Variant::Shogi,
-        )
-        .expect("valid SFEN");
+        let pos = drop_rich_position();
         let side = pos.side_to_move();
         let mut quiets = MoveList::new();
         generate_quiets(&pos, &mut quiets);

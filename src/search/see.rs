@@ -119,7 +119,7 @@ mod tests {
         side: Color,
         on_square: i32,
     ) -> i32 {
-        let attackers = pos.all_attackers_to(to, occupied) & occupied & pos.pieces_of(side);
+        let attackers = pos.attackers_to(side, to, occupied) & occupied;
         let Some((kind, sq)) = ORDER
             .iter()
             .find_map(|&k| (attackers & pos.pieces(side, k)).lsb().map(|sq| (k, sq)))
@@ -127,7 +127,7 @@ mod tests {
             return 0;
         };
         let after = occupied.without(sq);
-        let defended = pos.all_attackers_to(to, after) & after & pos.pieces_of(side.flip());
+        let defended = pos.attackers_to(side.flip(), to, after) & after;
         if kind == PieceKind::King && defended.is_nonempty() {
             return 0;
         }
