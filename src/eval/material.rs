@@ -22,11 +22,11 @@ pub fn hand_material(w: &Weights, hand: Hand) -> i32 {
     sum
 }
 
-/// Material balance from Black's view, given each side's board material (summed by the piece pass):
+/// Material balance from Black's view, given the board material's (kept by the piece-square sums):
 /// hands added where drops exist, the whole scaled where they do not.
 #[inline]
-pub fn material(w: &Weights, pos: &Position, board: [i32; 2]) -> i32 {
-    let score = board[Color::Black.index()] - board[Color::White.index()];
+pub fn material(w: &Weights, pos: &Position, board: i32) -> i32 {
+    let score = board;
     if pos.variant().has_drops() {
         score + hand_material(w, pos.hand(Color::Black)) - hand_material(w, pos.hand(Color::White))
     } else {

@@ -4,7 +4,7 @@
 //! - material, with hand pieces valued apart from board pieces ([`material`]);
 //! - placement: every piece by where it stands relative to its own king (defence) and to the enemy
 //!   king (attack): file distance and rank step, a table per piece class and king,
-//!   pawn/lance/knight/king by rank ([`pieces`]);
+//!   pawn/lance/knight/king by rank ([`piece_square`], kept up to date move by move in the search);
 //! - mobility of lance, bishop, rook, horse, dragon ([`pieces`]);
 //! - king safety: attackers and drop threats against defenders on the 3x3 zone, escape squares, open
 //!   files beside the king ([`king_safety`]);
@@ -15,13 +15,16 @@
 //! Variants without drops (Heian) have empty hands by rule; their material is scaled up because a
 //! capture there is permanent.
 //!
-//! The evaluator allocates nothing and walks each piece once; see `benches/eval.rs` for its cost.
+//! The evaluator allocates nothing and walks each piece once; see `benches/eval.rs` for its cost. The
+//! search hands it the piece-square sums it keeps along its line ([`evaluate_from`]), so only the
+//! terms that need attacks walk the pieces.
 
 mod default_weights;
 mod geometry;
 mod king_safety;
 mod material;
 pub mod params;
+mod piece_square;
 mod pieces;
 mod threats;
 
@@ -31,6 +34,7 @@ mod tests;
 use crate::core::position::Position;
 use crate::core::{Color, HandKind, PieceKind};
 use params::Weights;
+pub use piece_square::{MoveRecord, PieceSquare};
 pub use pieces::{king_offset_entries, KingTable};
 
 /// A pawn on the board, the unit of the scale.
@@ -70,7 +74,20 @@ pub fn evaluate(pos: &Position) -> i32 {
 
 /// The static evaluation with the given weights (for tuning and for measuring single terms).
 pub fn evaluate_with(w: &Weights, pos: &Position) -> i32 {
-    let terms = Breakdown::compute(w, pos);
+    evaluate_from(w, pos, &PieceSquare::compute(w, pos))
+}
+
+/// The static evaluation given `pos`'s piece-square sums under the same weights (what the search
+/// keeps move by move): equal to [`evaluate_with`].
+#[inline]
+pub fn evaluate_from(w: &Weights, pos: &Position, sums: &PieceSquare) -> i32 {
+    debug_assert_eq!(
+        *sums,
+        PieceSquare::compute(w, pos),
+        "wrong piece-square sums for {}",
+        pos.to_sfen()
+    );
+    let terms = Breakdown::from_sums(w, pos, sums);
     let black_view =
         terms.material + terms.placement + terms.mobility + terms.king_safety + terms.threats;
     let score = match pos.side_to_move() {
@@ -93,18 +110,23 @@ pub struct Breakdown {
 
 impl Breakdown {
     pub fn compute(w: &Weights, pos: &Position) -> Breakdown {
+        Breakdown::from_sums(w, pos, &PieceSquare::compute(w, pos))
+    }
+
+    #[inline]
+    fn from_sums(w: &Weights, pos: &Position, sums: &PieceSquare) -> Breakdown {
         let frame = pieces::Frame::new(pos);
-        let (black, black_att) = pieces::scan(w, pos, &frame, Color::Black);
-        let (white, white_att) = pieces::scan(w, pos, &frame, Color::White);
+        let (black_mobility, black_att) = pieces::scan(w, pos, &frame, Color::Black);
+        let (white_mobility, white_att) = pieces::scan(w, pos, &frame, Color::White);
         let king_safety =
             king_safety::king_safety(w, pos, &frame, Color::Black, &black_att, &white_att)
                 - king_safety::king_safety(w, pos, &frame, Color::White, &white_att, &black_att);
         let threats = threats::threats(w, pos, Color::Black, &black_att, &white_att)
             - threats::threats(w, pos, Color::White, &white_att, &black_att);
         Breakdown {
-            material: material::material(w, pos, [black.material, white.material]),
-            placement: black.placement - white.placement,
-            mobility: black.mobility - white.mobility,
+            material: material::material(w, pos, sums.material),
+            placement: sums.placement(),
+            mobility: black_mobility - white_mobility,
             king_safety,
             threats,
             tempo: w.tempo,

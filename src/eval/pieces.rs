@@ -1,8 +1,8 @@
-//! One pass over a side's pieces: placement relative to both kings, rank terms, mobility of the
-//! ranging pieces, and the attack facts king safety needs. Each piece's attacks are computed once and
-//! serve every term.
+//! One pass over a side's pieces: mobility of the ranging pieces and the attack facts king safety and
+//! threats need. Each piece's attacks are computed once and serve every term. (The terms of a piece
+//! and its square alone are kept move by move: [`super::piece_square`].)
 
-use super::geometry::{advance_row, king_offsets};
+use super::geometry::king_offsets;
 use super::params::{Class, Ranger, Weights, KING_OFFSETS};
 use crate::core::attacks;
 use crate::core::position::Position;
@@ -17,15 +17,6 @@ pub struct SideAttacks {
     pub zone_attack: i32,
     /// Defence units over the own king's zone.
     pub zone_defence: i32,
-}
-
-/// The scored terms of one side's piece pass (from that side's view).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PieceTerms {
-    /// Board material (summed here rather than by popcounts per kind: the pass visits every piece).
-    pub material: i32,
-    pub placement: i32,
-    pub mobility: i32,
 }
 
 /// The per-position facts both sides' passes share.
@@ -66,22 +57,18 @@ fn attacks_of(color: Color, kind: PieceKind, sq: Square, occupied: Bitboard) -> 
     }
 }
 
-/// Scores `us`'s pieces and collects their attacks.
-pub fn scan(w: &Weights, pos: &Position, frame: &Frame, us: Color) -> (PieceTerms, SideAttacks) {
+/// `us`'s mobility (from `us`'s view) and attacks.
+pub fn scan(w: &Weights, pos: &Position, frame: &Frame, us: Color) -> (i32, SideAttacks) {
     let them = !us;
-    let variant = pos.variant();
     let mut scan = Scan {
         w,
-        advance: advance_row(variant, us),
         us,
         own: pos.pieces_of(us),
         occupied: frame.occupied,
         board: frame.board,
-        own_king: frame.kings[us.index()].map(|k| king_offsets(us, k)),
-        enemy_king: frame.kings[them.index()].map(|k| king_offsets(us, k)),
         own_zone: frame.zones[us.index()],
         enemy_zone: frame.zones[them.index()],
-        terms: PieceTerms::default(),
+        mobility: 0,
         side: SideAttacks::default(),
     };
     // One call per kind with the kind as a constant: `visit` is inlined into each, so every `match
@@ -98,24 +85,19 @@ pub fn scan(w: &Weights, pos: &Position, frame: &Frame, us: Color) -> (PieceTerm
         Horse, Dragon
     );
     scan.side.attacked &= scan.board;
-    (scan.terms, scan.side)
+    (scan.mobility, scan.side)
 }
 
 /// The state of one side's piece pass.
 struct Scan<'a> {
     w: &'a Weights,
-    /// How far each square is advanced from our back rank, for the rank terms.
-    advance: &'static [u8; 81],
     us: Color,
     own: Bitboard,
     occupied: Bitboard,
     board: Bitboard,
-    /// The king-offset index of every square for our pieces, relative to each king that exists.
-    own_king: Option<&'static [u8; 81]>,
-    enemy_king: Option<&'static [u8; 81]>,
     own_zone: Bitboard,
     enemy_zone: Bitboard,
-    terms: PieceTerms,
+    mobility: i32,
     side: SideAttacks,
 }
 
@@ -128,35 +110,12 @@ impl Scan<'_> {
         if pawns.is_empty() {
             return;
         }
-        let w = self.w;
-        let kind = PieceKind::Pawn;
-        let Some(class) = Class::of(kind) else {
-            unreachable!("a pawn has a placement class");
-        };
-        let c = class.index();
         let att = match self.us {
             Color::Black => pawns.shift_up(),
             Color::White => pawns.shift_down(),
         } & self.board;
         self.side.attacked |= att;
-        self.add_zone_units(att, c);
-        self.terms.material += pawns.count() as i32 * w.board[kind.index()];
-        for sq in pawns {
-            self.add_king_placement(c, sq);
-            self.terms.placement += w.pawn_rank[self.advance[sq.index()] as usize];
-        }
-    }
-
-    /// Placement of a piece of class index `c` on `sq` relative to each king that exists.
-    #[inline(always)]
-    fn add_king_placement(&mut self, c: usize, sq: Square) {
-        let w = self.w;
-        if let Some(offsets) = self.own_king {
-            self.terms.placement += w.own_king_offset[c][offsets[sq.index()] as usize];
-        }
-        if let Some(offsets) = self.enemy_king {
-            self.terms.placement += w.enemy_king_offset[c][offsets[sq.index()] as usize];
-        }
+        self.add_zone_units(att, Class::Pawn.index());
     }
 
     /// King-zone attack and defence units of attacks `att` by pieces of class index `c`.
@@ -181,10 +140,7 @@ impl Scan<'_> {
             return;
         }
         let w = self.w;
-        let class = Class::of(kind);
-        let value = w.board[kind.index()];
         for sq in bb {
-            self.terms.material += value;
             let mut att = attacks_of(self.us, kind, sq, self.occupied);
             if Ranger::of(kind).is_some() {
                 // A slider on a Heian board runs on past the board's edge, and its mobility counts
@@ -193,26 +149,15 @@ impl Scan<'_> {
                 att &= self.board;
             }
             self.side.attacked |= att;
-            let Some(class) = class else {
-                self.terms.placement += w.king_rank[self.advance[sq.index()] as usize];
+            // The king's attacks count only in `attacked`: it carries no zone units.
+            let Some(class) = Class::of(kind) else {
                 continue;
             };
-            let c = class.index();
-            self.add_king_placement(c, sq);
-            // Pawns go through `visit_pawns`.
-            let rank_table = match kind {
-                PieceKind::Lance => Some(&w.lance_rank),
-                PieceKind::Knight => Some(&w.knight_rank),
-                _ => None,
-            };
-            if let Some(table) = rank_table {
-                self.terms.placement += table[self.advance[sq.index()] as usize];
-            }
             if let Some(r) = Ranger::of(kind) {
                 let reach = att & !self.own;
-                self.terms.mobility += reach.count() as i32 * w.mobility[r as usize];
+                self.mobility += reach.count() as i32 * w.mobility[r as usize];
             }
-            self.add_zone_units(att, c);
+            self.add_zone_units(att, class.index());
         }
     }
 }

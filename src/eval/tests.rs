@@ -356,3 +356,64 @@ fn the_piece_pass_attacks_what_the_rules_core_says() {
     });
     assert!(checked > 500);
 }
+
+/// The piece-square sums the search carries move by move equal the sums computed from scratch after
+/// every legal move of random games in all three variants: board moves, captures, promotions (with
+/// and without a capture), drops and king moves (which recompute the moving king's sum). A delta
+/// that forgot the captured piece, the promotion or a king's sum fails here.
+#[test]
+fn piece_square_sums_follow_every_move() {
+    let w = &Weights::DEFAULT;
+    let mut seen = [0usize; 5]; // captures, promotions, drops, king moves, king captures
+    let checked = for_each_random_position(0x6a09_e667_f3bc_c908, 6, 140, |pos| {
+        let before = PieceSquare::compute(w, pos);
+        for &m in crate::core::movegen::legal_moves(pos).as_slice() {
+            let capture = pos.is_capture(m);
+            let king = pos.moved_piece(m).kind() == PieceKind::King;
+            seen[0] += usize::from(capture);
+            seen[1] += usize::from(m.is_promotion());
+            seen[2] += usize::from(m.is_drop());
+            seen[3] += usize::from(king);
+            seen[4] += usize::from(king && capture);
+            let record = MoveRecord::new(pos, m);
+            pos.do_move(m);
+            let after = before.after_moves(w, pos, [record]);
+            assert_eq!(
+                after,
+                PieceSquare::compute(w, pos),
+                "{} after {}",
+                pos.to_sfen(),
+                m.to_usi()
+            );
+            pos.undo_move();
+        }
+    });
+    assert!(checked > 1000, "{checked}");
+    assert!(seen.iter().all(|&n| n > 100), "{seen:?}");
+}
+
+/// The evaluation given the sums equals the evaluation from scratch, and the sums add up to the
+/// material and placement terms of the breakdown.
+#[test]
+fn evaluation_from_sums_is_the_evaluation() {
+    let w = &Weights::DEFAULT;
+    let checked = for_each_random_position(0xbb67_ae85_84ca_a73b, 4, 120, |pos| {
+        let sums = PieceSquare::compute(w, pos);
+        assert_eq!(evaluate_from(w, pos, &sums), evaluate_with(w, pos));
+        let b = Breakdown::compute(w, pos);
+        assert_eq!(b.placement, sums.placement());
+        let scale = if pos.variant().has_drops() {
+            64
+        } else {
+            w.no_drop_material_scale
+        };
+        let hands = if pos.variant().has_drops() {
+            material::hand_material(w, pos.hand(Color::Black))
+                - material::hand_material(w, pos.hand(Color::White))
+        } else {
+            0
+        };
+        assert_eq!(b.material, sums.material * scale / 64 + hands);
+    });
+    assert!(checked > 500);
+}
