@@ -1,9 +1,12 @@
-//! Cost of one static evaluation over a spread of positions (opening, middlegame, endgame, Heian).
+//! Cost of one static evaluation over a spread of positions (opening, middlegame, endgame, Heian):
+//! from scratch, and given the piece-square sums (what the search pays, since it carries them), and
+//! of computing those sums from scratch.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use tokin::core::position::Position;
 use tokin::core::Variant;
-use tokin::eval::evaluate;
+use tokin::eval::params::Weights;
+use tokin::eval::{evaluate, evaluate_from, PieceSquare};
 
 const POSITIONS: &[(&str, Variant)] = &[
     (
@@ -43,6 +46,29 @@ fn bench_eval(c: &mut Criterion) {
             let mut sum = 0i32;
             for pos in &positions {
                 sum = sum.wrapping_add(evaluate(black_box(pos)));
+            }
+            sum
+        })
+    });
+    let w = &Weights::DEFAULT;
+    let sums: Vec<PieceSquare> = positions
+        .iter()
+        .map(|pos| PieceSquare::compute(w, pos))
+        .collect();
+    c.bench_function("evaluate given the piece-square sums (6 positions)", |b| {
+        b.iter(|| {
+            let mut sum = 0i32;
+            for (pos, sums) in positions.iter().zip(&sums) {
+                sum = sum.wrapping_add(evaluate_from(w, black_box(pos), black_box(sums)));
+            }
+            sum
+        })
+    });
+    c.bench_function("piece-square sums from scratch (6 positions)", |b| {
+        b.iter(|| {
+            let mut sum = 0i32;
+            for pos in &positions {
+                sum = sum.wrapping_add(PieceSquare::compute(w, black_box(pos)).material);
             }
             sum
         })
