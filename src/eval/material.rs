@@ -22,14 +22,13 @@ pub fn hand_material(w: &Weights, hand: Hand) -> i32 {
     sum
 }
 
-/// Material balance from Black's view, given the board material's (kept by the piece-square sums):
-/// hands added where drops exist, the whole scaled where they do not.
+/// Material balance from Black's view, given the board's (Black's minus White's, kept by the
+/// piece-square sums): hands added where drops exist, the whole scaled where they do not.
 #[inline]
 pub fn material(w: &Weights, pos: &Position, board: i32) -> i32 {
-    let score = board;
     if pos.variant().has_drops() {
-        score + hand_material(w, pos.hand(Color::Black)) - hand_material(w, pos.hand(Color::White))
+        board + hand_material(w, pos.hand(Color::Black)) - hand_material(w, pos.hand(Color::White))
     } else {
-        score * w.no_drop_material_scale / 64
+        board * w.no_drop_material_scale / 64
     }
 }

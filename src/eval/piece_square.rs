@@ -7,7 +7,7 @@
 use super::geometry::{advance_row, king_offsets};
 use super::params::{Class, Weights};
 use crate::core::position::Position;
-use crate::core::{Color, Move, Piece, PieceKind, Square};
+use crate::core::{Bitboard, Color, Move, Piece, PieceKind, Square};
 
 /// The piece-square sums of a position, each Black's pieces minus White's.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -236,26 +236,31 @@ fn near_king_sum(w: &Weights, pos: &Position, king_color: Color) -> i32 {
         } else {
             &w.enemy_king_offset
         };
-        // By kind, with each kind's class a constant: no per-piece mailbox read or class lookup.
+        // By kind with each kind a constant (its class folds away), the four promoted minors
+        // together as the one class they share: no per-piece mailbox read or class lookup.
         let mut side = 0;
-        let mut add = |kind: PieceKind, class: Class| {
-            for sq in pos.pieces(owner, kind) {
-                side += table[class.index()][row[sq.index()] as usize];
+        let mut add = |pieces: Bitboard, kind: PieceKind| {
+            if let Some(class) = Class::of(kind) {
+                for sq in pieces {
+                    side += table[class.index()][row[sq.index()] as usize];
+                }
             }
         };
-        add(PieceKind::Pawn, Class::Pawn);
-        add(PieceKind::Lance, Class::Lance);
-        add(PieceKind::Knight, Class::Knight);
-        add(PieceKind::Silver, Class::Silver);
-        add(PieceKind::Gold, Class::Gold);
-        add(PieceKind::Bishop, Class::Bishop);
-        add(PieceKind::Rook, Class::Rook);
-        add(PieceKind::Horse, Class::Horse);
-        add(PieceKind::Dragon, Class::Dragon);
-        let promoted_minors = pos.gold_likes(owner) & !pos.pieces(owner, PieceKind::Gold);
-        for sq in promoted_minors {
-            side += table[Class::ProMinor.index()][row[sq.index()] as usize];
+        for kind in [
+            PieceKind::Pawn,
+            PieceKind::Lance,
+            PieceKind::Knight,
+            PieceKind::Silver,
+            PieceKind::Gold,
+            PieceKind::Bishop,
+            PieceKind::Rook,
+            PieceKind::Horse,
+            PieceKind::Dragon,
+        ] {
+            add(pos.pieces(owner, kind), kind);
         }
+        let promoted_minors = pos.gold_likes(owner) & !pos.pieces(owner, PieceKind::Gold);
+        add(promoted_minors, PieceKind::ProPawn);
         sum += match owner {
             Color::Black => side,
             Color::White => -side,

@@ -138,7 +138,6 @@ impl RootMove {
 struct Frame {
     /// (piece, to) of the move made at this ply; `None` for a null move / not yet made.
     piece_to: Option<usize>,
-    current_move: Option<Move>,
     static_eval: i32,
     killers: [Option<Move>; 2],
     /// The evaluation's piece-square sums of the position at this ply, when `sums_ready`: they are
@@ -146,14 +145,14 @@ struct Frame {
     /// do), from the nearest ready ply up the line and the moves made since.
     sums: PieceSquare,
     sums_ready: bool,
-    /// The move made at this ply as the sums need it; `None` for a null move.
+    /// The move made at this ply, with what the sums need of it; `None` for a null move / not yet
+    /// made.
     record: Option<MoveRecord>,
 }
 
 impl Frame {
     const EMPTY: Frame = Frame {
         piece_to: None,
-        current_move: None,
         static_eval: EVAL_NONE,
         killers: [None; 2],
         sums: PieceSquare::ZERO,
@@ -684,7 +683,6 @@ impl Worker {
         sh.tt
             .prefetch(pos.key_after(m), pos.side_to_move().flip().index());
         self.stack[ply].piece_to = Some(piece_to(pos, m));
-        self.stack[ply].current_move = Some(m);
         self.stack[ply].record = Some(MoveRecord::new(pos, m));
         self.stack[ply + 1].sums_ready = false;
         pos.do_move(m);
@@ -822,7 +820,7 @@ impl Worker {
         }
         self.stack[ply + 2].killers = [None; 2];
         self.stack[ply].piece_to = None;
-        self.stack[ply].current_move = None;
+        self.stack[ply].record = None;
 
         // 2. The game may be over here by rule (sennichite, declaration, max moves, bare king).
         if let Some(score) = self.rule_score(sh, ply) {
@@ -944,13 +942,12 @@ impl Worker {
                 && static_eval >= beta
                 && ply >= self.nmp_min_ply
                 && ply >= 1
-                && self.stack[ply - 1].current_move.is_some()
+                && self.stack[ply - 1].record.is_some()
                 && !is_mate_score(beta)
             {
                 let r = params::NMP_BASE
                     + depth / params::NMP_DEPTH_DIV
                     + ((eval - beta) / params::NMP_EVAL_DIV).min(3);
-                self.stack[ply].current_move = None;
                 self.stack[ply].piece_to = None;
                 self.stack[ply].record = None;
                 self.stack[ply + 1].sums_ready = false;
@@ -1211,7 +1208,7 @@ impl Worker {
             return if in_check { 0 } else { self.evaluate(ply) };
         }
         self.stack[ply].piece_to = None;
-        self.stack[ply].current_move = None;
+        self.stack[ply].record = None;
 
         // Heian: the capture that led here may have taken our last piece but the king. Quiescence
         // is where such captures are searched, and standing pat on material would score a lost
