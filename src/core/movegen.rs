@@ -249,10 +249,7 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
 
 #[inline]
 fn generate<const GEN: u8>(pos: &Position, list: &mut MoveList) {
-    match pos.side_to_move() {
-        Color::Black => generate_for::<GEN, true>(pos, list),
-        Color::White => generate_for::<GEN, false>(pos, list),
-    }
+    generate_for::<GEN>(pos, list, pos.side_to_move() == Color::Black)
 }
 
 /// Every file that holds a square of `bb`, filled: the nifu mask in a few word operations.
@@ -304,8 +301,8 @@ fn push_plain(list: &mut MoveList, from: Square, targets: Bitboard) {
     }
 }
 
-fn generate_for<const GEN: u8, const BLACK: bool>(pos: &Position, list: &mut MoveList) {
-    let us = if BLACK { Color::Black } else { Color::White };
+fn generate_for<const GEN: u8>(pos: &Position, list: &mut MoveList, black: bool) {
+    let us = if black { Color::Black } else { Color::White };
     let them = us.flip();
     let g = pos.geometry();
     let ours = pos.pieces_of(us);
@@ -360,7 +357,7 @@ fn generate_for<const GEN: u8, const BLACK: bool>(pos: &Position, list: &mut Mov
 
         // Pawns, set-wise: each target has its source one rank behind.
         let pawns = pos.pieces(us, PieceKind::Pawn);
-        let pushed = if BLACK {
+        let pushed = if black {
             pawns.shift_up()
         } else {
             pawns.shift_down()
@@ -379,7 +376,7 @@ fn generate_for<const GEN: u8, const BLACK: bool>(pos: &Position, list: &mut Mov
         };
         let pawn_from = |to: Square| -> Square {
             let i = to.index() as u8;
-            Square::from_index_unchecked(if BLACK { i + 1 } else { i - 1 })
+            Square::from_index_unchecked(if black { i + 1 } else { i - 1 })
         };
         // A pinned pawn can only push along its file, i.e. when the pin is on the file.
         let pawn_ok = |from: Square, to: Square| {
@@ -493,21 +490,17 @@ fn generate_for<const GEN: u8, const BLACK: bool>(pos: &Position, list: &mut Mov
 
     if drop_target.is_nonempty() && pos.variant().has_drops() {
         if GEN == QUIET_CHECKS {
-            generate_checking_drops::<BLACK>(pos, list, drop_target);
+            generate_checking_drops(pos, list, drop_target, black);
         } else {
-            generate_drops::<BLACK>(pos, list, drop_target);
+            generate_drops(pos, list, drop_target, black);
         }
     }
 }
 
 /// Drops that give check: each kind onto the empty squares it checks from (dead squares, nifu and
 /// uchifuzume still apply; they are few squares, so no rank bands here).
-fn generate_checking_drops<const BLACK: bool>(
-    pos: &Position,
-    list: &mut MoveList,
-    empty: Bitboard,
-) {
-    let us = if BLACK { Color::Black } else { Color::White };
+fn generate_checking_drops(pos: &Position, list: &mut MoveList, empty: Bitboard, black: bool) {
+    let us = if black { Color::Black } else { Color::White };
     let hand = pos.hand(us);
     let g = pos.geometry();
     for kind in HandKind::ALL {
@@ -535,8 +528,8 @@ fn generate_checking_drops<const BLACK: bool>(
 /// silver, gold, bishop, rook), the second-to-last (lance too) and the rest (knight too), each band
 /// served by a prefix of one array of the kinds in hand; pawns are handled apart because of nifu
 /// (one file mask) and uchifuzume (only the square in front of the enemy king is tested).
-fn generate_drops<const BLACK: bool>(pos: &Position, list: &mut MoveList, target: Bitboard) {
-    let us = if BLACK { Color::Black } else { Color::White };
+fn generate_drops(pos: &Position, list: &mut MoveList, target: Bitboard, black: bool) {
+    let us = if black { Color::Black } else { Color::White };
     let hand = pos.hand(us);
     if hand.is_empty() {
         return;
