@@ -392,7 +392,9 @@ impl MovePicker {
                     }
                     let keys = self.keys.as_mut_slice();
                     if self.cur == self.sorted_end && self.cur < self.front_end {
-                        insertion_sort(&mut keys[self.cur..self.front_end]);
+                        // Rarely reached (the node has tried its leaders without a cutoff), so the
+                        // standard library's sort, quicker than insertion for a few dozen keys.
+                        keys[self.cur..self.front_end].sort_unstable();
                         self.sorted_end = self.front_end;
                     }
                     let m = self.moves[order_index(keys[self.cur])];
@@ -537,7 +539,9 @@ fn sort_leaders(front: &mut [i64]) -> usize {
     // a tenth of its code, which matters on a path every quiet stage runs (instruction-cache misses).
     let n = front.len().min(LEADERS);
     let (leaders, rest) = front.split_at_mut(n);
-    insertion_sort(leaders);
+    for i in 1..n {
+        sink(leaders, i, leaders[i]);
+    }
     // Then every later key that beats the worst leader takes its place and sinks to its rank:
     // fronts run to a few dozen keys, few of which get in.
     for key in rest {
@@ -548,14 +552,6 @@ fn sort_leaders(front: &mut [i64]) -> usize {
         }
     }
     n
-}
-
-/// Sorts a short slice of keys in place (the standard library's sort is several kilobytes of code).
-#[inline]
-fn insertion_sort(keys: &mut [i64]) {
-    for i in 1..keys.len() {
-        sink(keys, i, keys[i]);
-    }
 }
 
 /// Stores `key` at `slot` of `sorted` (whose keys before `slot` are in order) and moves it down past
