@@ -17,6 +17,7 @@ use super::score::{
 };
 use super::see::see_ge;
 use super::time::TimeLimits;
+use super::tried::Tried;
 use super::tt::{TranspositionTable, TtBound};
 use super::values::{evaluate_from, piece_square, piece_square_after, MoveRecord, PieceSquare};
 use crate::core::outcome::bare_king_loser;
@@ -994,10 +995,8 @@ impl Worker {
         let mut best_score = -INFINITE;
         let mut best_move = None;
         let mut move_count = 0usize;
-        let mut quiets_tried = [None::<(Move, usize)>; 32];
-        let mut quiet_count = 0usize;
-        let mut captures_tried = [None::<(usize, PieceKind)>; 32];
-        let mut capture_count = 0usize;
+        let mut quiets_tried = Tried::<(Move, usize), 32>::new();
+        let mut captures_tried = Tried::<(usize, PieceKind), 32>::new();
         let original_alpha = alpha;
 
         let lmp_limit = late_move_limit(depth, improving);
@@ -1063,15 +1062,11 @@ impl Worker {
             );
             let new_depth = depth - 1 + extension;
 
-            if !tactical && quiet_count < quiets_tried.len() {
-                quiets_tried[quiet_count] = Some((m, pt));
-                quiet_count += 1;
+            if !tactical {
+                quiets_tried.push((m, pt));
             }
             if let Some(captured) = pos.captured_piece(m) {
-                if capture_count < captures_tried.len() {
-                    captures_tried[capture_count] = Some((pt, captured.kind()));
-                    capture_count += 1;
-                }
+                captures_tried.push((pt, captured.kind()));
             }
 
             // 14. Make the move and search it: late moves reduced, null window first.
@@ -1136,7 +1131,7 @@ impl Worker {
                 .pos
                 .captured_piece(best)
                 .map(|c| (piece_to(&self.pos, best), c.kind()));
-            for &(pt, kind) in captures_tried[..capture_count].iter().flatten() {
+            for &(pt, kind) in captures_tried.as_slice() {
                 let delta = if Some((pt, kind)) == best_capture {
                     b
                 } else {
@@ -1145,7 +1140,7 @@ impl Worker {
                 self.history.update_capture(pt, kind, delta);
             }
             if !is_tactical(&self.pos, best) {
-                for &(m, pt) in quiets_tried[..quiet_count].iter().flatten() {
+                for &(m, pt) in quiets_tried.as_slice() {
                     let delta = if m == best { b } else { -b };
                     self.history.update_quiet(side, m, pt, prev, delta);
                 }
