@@ -10,7 +10,7 @@
 //!   lookup): the step movers per colour, the lance by file pattern, and `between`/`line` for
 //!   every pair of squares.
 //! - Magic bitboards for the bishop and the rook (see [`magic`]), about 10 MB (in 2 MB pages where
-//!   the system gives them) built once per process in a `LazyLock` and shared read-only by all
+//!   the system gives them) built once per process in a `OnceLock` and shared read-only by all
 //!   threads. A lookup pays one atomic load to see that the table is built; [`init`] builds it
 //!   ahead of the first search (at `isready`).
 
@@ -19,7 +19,7 @@ mod magic;
 use super::bitboard::Bitboard;
 use super::types::{Color, Piece, PieceKind, Square};
 use magic::{SliderTable, BISHOP_DIRECTIONS, BISHOP_MAGICS, ROOK_DIRECTIONS, ROOK_MAGICS};
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 
 // ---------------------------------------------------------------------------------------------
 // Step movers
@@ -221,14 +221,32 @@ struct Sliders {
 }
 
 /// Built on first use or by [`init`].
-static SLIDERS: LazyLock<Sliders> = LazyLock::new(|| Sliders {
-    bishop: SliderTable::build(&BISHOP_DIRECTIONS, &BISHOP_MAGICS),
-    rook: SliderTable::build(&ROOK_DIRECTIONS, &ROOK_MAGICS),
-});
+static SLIDERS: OnceLock<Sliders> = OnceLock::new();
+
+/// The slider tables. A lookup costs one load and a branch to see that they are built; the
+/// building itself sits out of line, so the many inlined lookups of the hot paths (move generation,
+/// evaluation, check detection) stay small (`LazyLock`'s inlined slow path was about 280 bytes
+/// in each of them).
+#[inline(always)]
+fn sliders() -> &'static Sliders {
+    match SLIDERS.get() {
+        Some(sliders) => sliders,
+        None => build_sliders(),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn build_sliders() -> &'static Sliders {
+    SLIDERS.get_or_init(|| Sliders {
+        bishop: SliderTable::build(&BISHOP_DIRECTIONS, &BISHOP_MAGICS),
+        rook: SliderTable::build(&ROOK_DIRECTIONS, &ROOK_MAGICS),
+    })
+}
 
 /// Forces construction of the run-time tables (call at `isready`, not before `usiok`).
 pub fn init() {
-    LazyLock::force(&SLIDERS);
+    sliders();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -254,12 +272,12 @@ pub fn lance_attacks(color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
 
 #[inline]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    SLIDERS.bishop.attacks(sq, occupied)
+    sliders().bishop.attacks(sq, occupied)
 }
 
 #[inline]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    SLIDERS.rook.attacks(sq, occupied)
+    sliders().rook.attacks(sq, occupied)
 }
 
 #[inline]
@@ -403,7 +421,7 @@ mod tests {
 
     #[test]
     fn magic_masks_and_table_sizes() {
-        let sliders = &*SLIDERS;
+        let sliders = sliders();
         for from in Square::all() {
             // The mask is the empty-board reach without ray ends, so a corner rook has 7 + 7 bits.
             let rook_mask = sliders.rook.mask(from);
