@@ -7,6 +7,7 @@ pub mod movegen;
 pub mod outcome;
 pub mod position;
 pub mod sfen;
+pub mod stack_vec;
 pub mod types;
 pub mod variant;
 mod zobrist;

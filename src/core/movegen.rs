@@ -25,9 +25,9 @@ use super::attacks::{
 };
 use super::bitboard::Bitboard;
 use super::position::Position;
+use super::stack_vec::StackVec;
 use super::types::{Color, HandKind, Move, PieceKind, Square};
 use rayon::prelude::*;
-use std::mem::MaybeUninit;
 
 /// Capacity of a [`MoveList`]. The most legal moves any shogi position is known to have is 593
 /// (`R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1`); since every generator here emits only
@@ -35,116 +35,7 @@ use std::mem::MaybeUninit;
 pub const MAX_MOVES: usize = 600;
 
 /// A list of moves in a fixed array: no heap allocation.
-pub struct MoveList {
-    moves: [MaybeUninit<Move>; MAX_MOVES],
-    len: usize,
-}
-
-impl Default for MoveList {
-    fn default() -> MoveList {
-        MoveList::new()
-    }
-}
-
-impl MoveList {
-    #[inline]
-    pub fn new() -> MoveList {
-        MoveList {
-            // A `const` block rather than `[MaybeUninit::uninit(); N]`: the repeat form made rustc
-            // zero the 1.2 KB array (a `memset` call in every perft node, 3% of startpos perft(5)
-            // instructions under callgrind).
-            moves: [const { MaybeUninit::uninit() }; MAX_MOVES],
-            len: 0,
-        }
-    }
-
-    /// Appends a move. Panics (index out of bounds) rather than overflow, which the capacity
-    /// argument above rules out.
-    #[inline]
-    pub fn push(&mut self, m: Move) {
-        self.moves[self.len] = MaybeUninit::new(m);
-        self.len += 1;
-    }
-
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    #[inline]
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
-
-    #[inline]
-    pub fn as_slice(&self) -> &[Move] {
-        // Safety: the first `len` entries were written by `push` (MaybeUninit<Move> has Move's
-        // layout), and `len <= MAX_MOVES` because `push` indexes with a bounds check.
-        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
-    }
-
-    #[inline]
-    pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        // Safety: as in `as_slice`.
-        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
-    }
-
-    #[inline]
-    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
-        self.as_slice().iter()
-    }
-
-    #[inline]
-    pub fn contains(&self, m: Move) -> bool {
-        self.as_slice().contains(&m)
-    }
-
-    /// Keeps the moves for which `keep` is true (order preserved).
-    pub fn retain(&mut self, keep: impl FnMut(Move) -> bool) {
-        self.retain_from(0, keep);
-    }
-
-    /// Keeps the moves from index `start` on for which `keep` is true; earlier ones stay.
-    pub fn retain_from(&mut self, start: usize, mut keep: impl FnMut(Move) -> bool) {
-        let start = start.min(self.len);
-        let mut kept = start;
-        for i in start..self.len {
-            let m = self.as_slice()[i];
-            if keep(m) {
-                self.moves[kept] = MaybeUninit::new(m);
-                kept += 1;
-            }
-        }
-        self.len = kept;
-    }
-}
-
-impl std::ops::Index<usize> for MoveList {
-    type Output = Move;
-    #[inline]
-    fn index(&self, i: usize) -> &Move {
-        &self.as_slice()[i]
-    }
-}
-
-impl<'a> IntoIterator for &'a MoveList {
-    type Item = &'a Move;
-    type IntoIter = std::slice::Iter<'a, Move>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.iter()
-    }
-}
-
-impl std::fmt::Debug for MoveList {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
+pub type MoveList = StackVec<Move, MAX_MOVES>;
 
 // Generation types (const generic parameter of `generate`).
 const CAPTURES: u8 = 0;

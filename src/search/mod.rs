@@ -17,7 +17,6 @@ pub mod pool;
 pub mod score;
 mod see;
 pub mod time;
-mod tried;
 pub mod tt;
 mod values;
 mod worker;
