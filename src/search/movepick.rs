@@ -538,7 +538,7 @@ fn sort_leaders(front: &mut [i64]) -> usize {
     // Insertion sort: a tenth of the standard library's sort in code on a path every quiet stage
     // runs. Under cachegrind it cost a few more instructions but fewer instruction-cache misses and
     // mispredicted branches; a branch-free insertion (min/max over the sixteen leaders) mispredicted
-    // less still but cost 3% more instructions, and selecting moves one at a time cost more too.
+    // less still but cost 3.5% more instructions, and selecting moves one at a time cost more too.
     let n = front.len().min(LEADERS);
     let (leaders, rest) = front.split_at_mut(n);
     for i in 1..n {
