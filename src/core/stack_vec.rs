@@ -143,6 +143,22 @@ mod tests {
     }
 
     #[test]
+    fn retain_from_filters_only_the_tail_and_keeps_order() {
+        let mut list = StackVec::<u32, 8>::new();
+        for i in 0..8 {
+            list.push(i);
+        }
+        // Odd items before index 3 stay; from 3 on only the even ones, in order.
+        list.retain_from(3, |x| x % 2 == 0);
+        assert_eq!(list.as_slice(), &[0, 1, 2, 4, 6]);
+        list.retain(|x| x != 1);
+        assert_eq!(list.as_slice(), &[0, 2, 4, 6]);
+        // A start past the end keeps everything.
+        list.retain_from(10, |_| false);
+        assert_eq!(list.len(), 4);
+    }
+
+    #[test]
     #[should_panic]
     fn push_beyond_capacity_panics() {
         let mut list = StackVec::<u32, 2>::new();
