@@ -9,22 +9,20 @@ pub fn display_lines(pos: &Position) -> Vec<String> {
     let variant = pos.variant();
     let (files, ranks) = (variant.files(), variant.ranks());
     let mut lines = Vec::with_capacity(ranks as usize + 8);
-    let mut header = String::new();
-    for f in (0..files).rev() {
-        header.push_str(&format!("  {}", f + 1));
-    }
-    lines.push(header);
+    // Tokens joined by single spaces, as every line on stdout is (a promoted piece's `+` widens
+    // its cell, so such a row reads one character off).
+    let header: Vec<String> = (1..=files).rev().map(|f| f.to_string()).collect();
+    lines.push(header.join(" "));
     for r in 0..ranks {
-        let mut row = String::new();
-        for f in (0..files).rev() {
-            let cell = match pos.piece_on(Square::new(f, r)) {
+        let mut cells: Vec<String> = (0..files)
+            .rev()
+            .map(|f| match pos.piece_on(Square::new(f, r)) {
                 Some(p) => p.to_sfen(),
                 None => ".".to_string(),
-            };
-            row.push_str(&format!("{cell:>3}"));
-        }
-        row.push_str(&format!("  {}", (b'a' + r) as char));
-        lines.push(row);
+            })
+            .collect();
+        cells.push(((b'a' + r) as char).to_string());
+        lines.push(cells.join(" "));
     }
     lines.push(format!("hand black: {:?}", pos.hand(Color::Black)));
     lines.push(format!("hand white: {:?}", pos.hand(Color::White)));
@@ -59,14 +57,25 @@ mod tests {
     fn startpos_diagram() {
         let pos = Position::startpos(Variant::Shogi);
         let lines = display_lines(&pos);
-        assert_eq!(lines[0], "  9  8  7  6  5  4  3  2  1");
-        assert_eq!(lines[1], "  l  n  s  g  k  g  s  n  l  a");
-        assert_eq!(lines[8], "  .  B  .  .  .  .  .  R  .  h");
+        assert_eq!(lines[0], "9 8 7 6 5 4 3 2 1");
+        assert_eq!(lines[1], "l n s g k g s n l a");
+        assert_eq!(lines[8], ". B . . . . . R . h");
         assert!(lines.contains(&"hand black: -".to_string()));
         assert!(lines.contains(&format!("sfen: {}", Variant::Shogi.startpos_sfen())));
         assert!(lines.contains(&"checkers: none".to_string()));
         assert!(lines.iter().all(|l| l.is_ascii()));
         let heian8 = display_lines(&Position::startpos(Variant::Heian8));
-        assert_eq!(heian8[0], "  8  7  6  5  4  3  2  1");
+        assert_eq!(heian8[0], "8 7 6 5 4 3 2 1");
+        let promoted = Position::from_sfen(
+            "lnsgk2nl/1r4gs1/p1pppp1pp/6p2/7P1/2P6/PP1PPPP1P/1+bG4R1/LN2KGSNL b Sp 1",
+            Variant::Shogi,
+        )
+        .expect("valid sfen");
+        let lines = display_lines(&promoted);
+        assert_eq!(lines[8], ". +b G . . . . R . h");
+        // One space between tokens on every line, as on all of stdout.
+        assert!(lines
+            .iter()
+            .all(|l| !l.contains("  ") && !l.starts_with(' ') && !l.ends_with(' ')));
     }
 }
