@@ -54,17 +54,23 @@ impl Output {
 }
 
 /// `text` with every character that is not printable ASCII replaced by `?` (tabs and newlines too:
-/// one call is one line).
+/// one call is one line), runs of spaces made one and trailing spaces dropped: a line that quotes
+/// the client's input keeps one space between tokens like every other.
 pub fn ascii_line(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c == ' ' || c.is_ascii_graphic() {
-                c
-            } else {
-                '?'
+    let mut clean = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c == ' ' {
+            if !clean.ends_with(' ') {
+                clean.push(' ');
             }
-        })
-        .collect()
+        } else if c.is_ascii_graphic() {
+            clean.push(c);
+        } else {
+            clean.push('?');
+        }
+    }
+    clean.truncate(clean.trim_end_matches(' ').len());
+    clean
 }
 
 /// An `info` line with `pv` last, e.g.
@@ -262,10 +268,12 @@ mod tests {
         out.line("bestmove 7g7f");
         out.error(&"bad token '\u{fffd}\u{6b69}\t'");
         out.info_string("two\nlines");
+        out.error(&"option X expects an integer, got '10  9i9i+ '");
         let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
         assert_eq!(
             text,
-            "bestmove 7g7f\ninfo string error: bad token '???'\ninfo string two\ninfo string lines\n"
+            "bestmove 7g7f\ninfo string error: bad token '???'\ninfo string two\ninfo string lines\n\
+             info string error: option X expects an integer, got '10 9i9i+ '\n"
         );
     }
 }

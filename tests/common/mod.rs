@@ -220,9 +220,7 @@ fn check_format(line: &str) {
         !line.ends_with(' ') && !line.ends_with('\r'),
         "trailing space: {line:?}"
     );
-    if !line.starts_with("info string") {
-        assert!(!line.contains("  "), "double space: {line:?}");
-    }
+    assert!(!line.contains("  "), "double space: {line:?}");
     if line.starts_with("info") && line.contains(" pv ") {
         assert!(!line.contains(" pv resign"), "pv resign: {line:?}");
         let after_pv = &line[line.find(" pv ").unwrap_or(0) + 4..];
