@@ -20,6 +20,9 @@ use std::ptr::NonNull;
 /// arrays and structs of those, without padding that matters).
 pub unsafe trait Zeroable: Sized {}
 
+// Safety: plain integers.
+unsafe impl Zeroable for i16 {}
+
 /// The most one table may take: half the machine's physical memory (two tables are sized by
 /// `USI_Hash`, and a table larger than memory would be swapped or killed as it is touched), or
 /// `usize::MAX` where the size of memory is unknown.

@@ -5,7 +5,7 @@ use clap::{ArgGroup, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tokin::core::Variant;
-use tokin::usi::cli::{self, AnalyseArgs, MateArgs, MateInput};
+use tokin::usi::cli::{self, AnalyseArgs, EvalArgs, MateArgs, MateInput};
 
 #[derive(Parser)]
 #[command(
@@ -20,6 +20,27 @@ use tokin::usi::cli::{self, AnalyseArgs, MateArgs, MateInput};
 struct Cli {
     #[command(subcommand)]
     command: Option<Tool>,
+}
+
+/// The evaluation a tool runs (the USI options EvalFile and FV_SCALE).
+#[derive(clap::Args)]
+struct EvalFlags {
+    /// A network file in YaneuraOu's NNUE layout (e.g. a 64 MB nn.bin, HalfKP 256x2-32-32);
+    /// without it the built-in evaluation plays.
+    #[arg(long)]
+    evalfile: Option<PathBuf>,
+    /// The network's output is divided by this (YaneuraOu's FV_SCALE).
+    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=128))]
+    fv_scale: Option<i32>,
+}
+
+impl EvalFlags {
+    fn args(self) -> EvalArgs {
+        EvalArgs {
+            evalfile: self.evalfile,
+            fv_scale: self.fv_scale,
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -45,6 +66,8 @@ enum Tool {
         /// Search depth per position.
         #[arg(long, default_value_t = tokin::usi::engine::BENCH_DEFAULT_DEPTH)]
         depth: u32,
+        #[command(flatten)]
+        eval: EvalFlags,
     },
     /// Analyse one position: prints the USI `info` lines and the `bestmove`. Without a limit it
     /// searches for 3 seconds.
@@ -73,6 +96,8 @@ enum Tool {
         /// Rule set: shogi, heian (9x8) or heian8 (8x8).
         #[arg(long, default_value = "shogi")]
         variant: Variant,
+        #[command(flatten)]
+        eval: EvalFlags,
     },
     /// Solve mate problems (tsume) with the df-pn solver: the side to move attacks with checks.
     /// With --sfen prints the `checkmate <moves>|nomate|timeout` line `go mate` would answer,
@@ -115,7 +140,7 @@ fn main() -> ExitCode {
             variant,
             threads,
         }) => cli::perft(&mut stdout, depth, sfen.as_deref(), variant, threads),
-        Some(Tool::Bench { depth }) => cli::bench(&mut stdout, depth),
+        Some(Tool::Bench { depth, eval }) => cli::bench(&mut stdout, depth, &eval.args()),
         Some(Tool::Analyse {
             sfen,
             moves,
@@ -125,6 +150,7 @@ fn main() -> ExitCode {
             multipv,
             threads,
             variant,
+            eval,
         }) => cli::analyse(
             &mut stdout,
             &AnalyseArgs {
@@ -136,6 +162,7 @@ fn main() -> ExitCode {
                 multipv,
                 threads,
                 variant,
+                eval: eval.args(),
             },
         ),
         Some(Tool::Mate {

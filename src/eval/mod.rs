@@ -15,6 +15,9 @@
 //! Variants without drops (Heian) have empty hands by rule; their material is scaled up because a
 //! capture there is permanent.
 //!
+//! [`nnue`] is the other evaluation: networks in YaneuraOu's layout. The search runs either through
+//! [`Evaluator`], compiled once for each.
+//!
 //! The evaluator allocates nothing and walks each piece once; see `benches/eval.rs` for its cost. The
 //! search hands it the piece-square sums it keeps along its line ([`evaluate_from`]), so only the
 //! terms that need attacks walk the pieces.
@@ -23,6 +26,7 @@ mod default_weights;
 mod geometry;
 mod king_safety;
 mod material;
+pub mod nnue;
 pub mod params;
 mod piece_square;
 mod pieces;
@@ -32,7 +36,7 @@ mod threats;
 mod tests;
 
 use crate::core::position::Position;
-use crate::core::{Color, HandKind, PieceKind};
+use crate::core::{Color, HandKind, Move, PieceKind};
 use params::Weights;
 pub use piece_square::{MoveRecord, PieceSquare};
 pub use pieces::{king_offset_entries, KingTable};
@@ -131,5 +135,85 @@ impl Breakdown {
             threats,
             tempo: w.tempo,
         }
+    }
+}
+
+/// An evaluation as the search runs it: a state kept per ply along the search's line, brought up to
+/// date lazily from what the moves made since the last ready ply changed, and the score of a
+/// position given its state. The search is compiled once per implementation (static dispatch).
+pub trait Evaluator: Clone + Send + Sync + 'static {
+    /// What the evaluation keeps per position (sums, accumulators).
+    type State: Clone + Send;
+    /// What it needs to know of a move, taken from the position before it.
+    type Delta: Copy + Send;
+
+    /// A state to overwrite (the search allocates its stack of them once).
+    fn blank_state(&self) -> Self::State;
+
+    /// `m`'s delta, about to be made on `pos`.
+    fn delta(&self, pos: &Position, m: Move) -> Self::Delta;
+
+    /// `pos`'s state from scratch.
+    fn compute(&self, pos: &Position, state: &mut Self::State);
+
+    /// The state of `pos`, reached from the position of `before` by moves with these deltas (null
+    /// moves have none).
+    fn update(
+        &self,
+        before: &Self::State,
+        pos: &Position,
+        deltas: impl Iterator<Item = Self::Delta> + Clone,
+        after: &mut Self::State,
+    );
+
+    /// The static evaluation of `pos` (side to move's view) given its state, within
+    /// `-EVAL_MAX..=EVAL_MAX`.
+    fn evaluate(&self, pos: &Position, state: &Self::State) -> i32;
+
+    /// The static evaluation from scratch.
+    fn evaluate_fresh(&self, pos: &Position) -> i32 {
+        let mut state = self.blank_state();
+        self.compute(pos, &mut state);
+        self.evaluate(pos, &state)
+    }
+}
+
+/// The hand-written evaluation with the default weights.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HandWritten;
+
+impl Evaluator for HandWritten {
+    type State = PieceSquare;
+    type Delta = MoveRecord;
+
+    #[inline]
+    fn blank_state(&self) -> PieceSquare {
+        PieceSquare::ZERO
+    }
+
+    #[inline]
+    fn delta(&self, pos: &Position, m: Move) -> MoveRecord {
+        MoveRecord::new(pos, m)
+    }
+
+    #[inline]
+    fn compute(&self, pos: &Position, state: &mut PieceSquare) {
+        *state = PieceSquare::compute(&Weights::DEFAULT, pos);
+    }
+
+    #[inline]
+    fn update(
+        &self,
+        before: &PieceSquare,
+        pos: &Position,
+        deltas: impl Iterator<Item = MoveRecord> + Clone,
+        after: &mut PieceSquare,
+    ) {
+        *after = before.after_moves(&Weights::DEFAULT, pos, deltas);
+    }
+
+    #[inline]
+    fn evaluate(&self, pos: &Position, state: &PieceSquare) -> i32 {
+        evaluate_from(&Weights::DEFAULT, pos, state)
     }
 }

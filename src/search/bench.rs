@@ -3,7 +3,7 @@
 //! behaviour: a commit that changes it changed what the search does.
 
 use super::api::{Limits, SearchEvent};
-use super::pool::{Pool, SearchConfig};
+use super::pool::{Evaluation, Pool, SearchConfig};
 use crate::core::{Position, Variant};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -45,14 +45,20 @@ pub const POSITIONS: &[&str] = &[
     "K1+P+P+P+P3/1+P+P6/+P+P+P6/9/9/9/6ppp/6gk1/9 b RB2S2N2Lrb3g2s2n2l6p 1",
 ];
 
-/// Searches every bench position to `depth` and sums the nodes. The time is the searches' own:
-/// emptying the tables before each position (16 MB of table and 10 MB of continuation history)
-/// is left out, so `nps` measures the search.
+/// Searches every bench position to `depth` with the hand-written evaluation and sums the nodes.
 pub fn bench(depth: u32) -> BenchReport {
+    bench_with(depth, Evaluation::HandWritten)
+}
+
+/// Searches every bench position to `depth` with `evaluation` and sums the nodes. The time is the
+/// searches' own: emptying the tables before each position (16 MB of table and 10 MB of
+/// continuation history) is left out, so `nps` measures the search.
+pub fn bench_with(depth: u32, evaluation: Evaluation) -> BenchReport {
     let mut pool = Pool::new();
     pool.resize_hash(16);
     let config = SearchConfig {
         threads: 1,
+        evaluation,
         ..SearchConfig::default()
     };
     let nodes = Arc::new(Mutex::new(0u64));

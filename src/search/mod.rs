@@ -8,6 +8,7 @@
 
 pub mod api;
 pub mod bench;
+mod eval_stack;
 mod history;
 mod mate3;
 mod mate_probe;
@@ -22,6 +23,6 @@ mod values;
 mod worker;
 
 pub use api::{BestMove, Bound, Limits, Score, SearchEvent, SearchInfo};
-pub use bench::{bench, BenchReport};
-pub use pool::{EventSink, Pool, SearchConfig};
+pub use bench::{bench, bench_with, BenchReport};
+pub use pool::{Evaluation, EventSink, Pool, SearchConfig};
 pub use time::{TimeConfig, TimeLimits};

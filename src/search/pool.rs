@@ -22,6 +22,8 @@ use super::worker::{MainDuties, Shared, ThreadResult, Worker};
 use crate::core::movegen::legal_moves;
 use crate::core::outcome::bare_king_loser;
 use crate::core::{EnteringKingRule, Move, Position};
+use crate::eval::nnue::{AnyNetwork, Nnue};
+use crate::eval::{Evaluator, HandWritten};
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -49,6 +51,51 @@ pub struct SearchConfig {
     /// Draw score offset in cp: a draw counts `-contempt` for the side the engine plays (0 = neutral).
     /// (An addition to the contract; see notes/search-api.md.)
     pub contempt: i32,
+    /// What evaluates the positions.
+    pub evaluation: Evaluation,
+}
+
+/// The evaluation a search runs: the search is compiled once for each, so the choice costs nothing
+/// per node.
+#[derive(Clone, Default)]
+pub enum Evaluation {
+    /// The hand-written sum (`crate::eval`).
+    #[default]
+    HandWritten,
+    /// A network, its output divided by `fv_scale` (YaneuraOu's `FV_SCALE`).
+    Nnue { network: AnyNetwork, fv_scale: i32 },
+}
+
+impl PartialEq for Evaluation {
+    fn eq(&self, other: &Evaluation) -> bool {
+        match (self, other) {
+            (Evaluation::HandWritten, Evaluation::HandWritten) => true,
+            (
+                Evaluation::Nnue {
+                    network: a,
+                    fv_scale: x,
+                },
+                Evaluation::Nnue {
+                    network: b,
+                    fv_scale: y,
+                },
+            ) => a.same(b) && x == y,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Evaluation {}
+
+impl std::fmt::Debug for Evaluation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Evaluation::HandWritten => write!(f, "HandWritten"),
+            Evaluation::Nnue { network, fv_scale } => {
+                write!(f, "Nnue({}, FV_SCALE {fv_scale})", network.architecture())
+            }
+        }
+    }
 }
 
 impl Default for SearchConfig {
@@ -64,6 +111,7 @@ impl Default for SearchConfig {
             time: TimeConfig::default(),
             ponder_enabled: false,
             contempt: DEFAULT_CONTEMPT,
+            evaluation: Evaluation::HandWritten,
         }
     }
 }
@@ -119,12 +167,65 @@ impl Control {
     }
 }
 
+/// Idle workers of one evaluation (a worker's stack holds that evaluation's per-ply state).
+enum Workers {
+    HandWritten(Vec<Worker<HandWritten>>),
+    Standard(Vec<Worker<Nnue<256, 32, 32>>>),
+}
+
+/// An evaluation the pool can run: how its workers are kept while idle.
+trait PoolEvaluator: Evaluator {
+    fn into_workers(workers: Vec<Worker<Self>>) -> Workers;
+    /// The idle workers if they are of this evaluation (else they are dropped).
+    fn from_workers(workers: Workers) -> Vec<Worker<Self>>;
+}
+
+impl PoolEvaluator for HandWritten {
+    fn into_workers(workers: Vec<Worker<Self>>) -> Workers {
+        Workers::HandWritten(workers)
+    }
+    fn from_workers(workers: Workers) -> Vec<Worker<Self>> {
+        match workers {
+            Workers::HandWritten(w) => w,
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl PoolEvaluator for Nnue<256, 32, 32> {
+    fn into_workers(workers: Vec<Worker<Self>>) -> Workers {
+        Workers::Standard(workers)
+    }
+    fn from_workers(workers: Workers) -> Vec<Worker<Self>> {
+        match workers {
+            Workers::Standard(w) => w,
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl Workers {
+    fn len(&self) -> usize {
+        match self {
+            Workers::HandWritten(w) => w.len(),
+            Workers::Standard(w) => w.len(),
+        }
+    }
+
+    fn clear_history(&mut self) {
+        match self {
+            Workers::HandWritten(w) => w.iter_mut().for_each(Worker::clear),
+            Workers::Standard(w) => w.iter_mut().for_each(Worker::clear),
+        }
+    }
+}
+
 pub struct Pool {
     tt: Option<Arc<TranspositionTable>>,
     hash_mb: usize,
     /// Idle workers; lent to the control thread during a search.
-    workers: Vec<Worker>,
-    handle: Option<JoinHandle<Vec<Worker>>>,
+    workers: Workers,
+    handle: Option<JoinHandle<Workers>>,
     control: Option<Arc<Control>>,
 }
 
@@ -140,7 +241,7 @@ impl Pool {
         Pool {
             tt: None,
             hash_mb: DEFAULT_HASH_MB,
-            workers: Vec::new(),
+            workers: Workers::HandWritten(Vec::new()),
             handle: None,
             control: None,
         }
@@ -160,8 +261,8 @@ impl Pool {
             self.tt = Some(Arc::new(tt));
         }
         // The main worker's history tables (~10 MB) are allocated here too, not at the first `go`.
-        if self.workers.is_empty() {
-            self.workers.push(Worker::new(0));
+        if self.workers.len() == 0 {
+            self.workers = Workers::HandWritten(vec![Worker::new(0, HandWritten)]);
         }
         self.tt.as_ref().map_or(0, |tt| tt.megabytes())
     }
@@ -172,9 +273,7 @@ impl Pool {
         if let Some(tt) = &self.tt {
             tt.clear(hardware_threads());
         }
-        for w in &mut self.workers {
-            w.clear();
-        }
+        self.workers.clear_history();
     }
 
     fn finish_quietly(&mut self) {
@@ -188,6 +287,24 @@ impl Pool {
     /// A search still running is aborted (no `BestMove` for it) first.
     pub fn start(&mut self, pos: Position, limits: Limits, config: SearchConfig, sink: EventSink) {
         self.finish_quietly();
+        match config.evaluation.clone() {
+            Evaluation::HandWritten => self.start_with(HandWritten, pos, limits, config, sink),
+            Evaluation::Nnue { network, fv_scale } => match network {
+                AnyNetwork::Standard(n) => {
+                    self.start_with(Nnue::new(n, fv_scale), pos, limits, config, sink)
+                }
+            },
+        }
+    }
+
+    fn start_with<E: PoolEvaluator>(
+        &mut self,
+        eval: E,
+        pos: Position,
+        limits: Limits,
+        config: SearchConfig,
+        sink: EventSink,
+    ) {
         let tt = match &self.tt {
             Some(tt) => Arc::clone(tt),
             None => {
@@ -198,10 +315,15 @@ impl Pool {
         tt.new_search();
 
         let threads = config.threads.clamp(1, 256);
-        while self.workers.len() < threads {
-            self.workers.push(Worker::new(self.workers.len()));
+        let idle = std::mem::replace(&mut self.workers, Workers::HandWritten(Vec::new()));
+        let mut workers = E::from_workers(idle);
+        for w in &mut workers {
+            w.set_evaluator(eval.clone());
         }
-        self.workers.truncate(threads);
+        while workers.len() < threads {
+            workers.push(Worker::new(workers.len(), eval.clone()));
+        }
+        workers.truncate(threads);
 
         let us = pos.side_to_move();
         let game_ply = pos.game_ply();
@@ -242,11 +364,10 @@ impl Pool {
             game_ply,
         });
         self.control = Some(Arc::clone(&control));
-        let workers = std::mem::take(&mut self.workers);
         let spawned = std::thread::Builder::new()
             .name("tokin-search".into())
             .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || run_control(control, pos, limits, workers, sink));
+            .spawn(move || E::into_workers(run_control(control, pos, limits, workers, sink)));
         match spawned {
             Ok(handle) => self.handle = Some(handle),
             Err(e) => {
@@ -336,13 +457,13 @@ fn min_nonzero(a: u64, b: u64) -> u64 {
 }
 
 /// The control thread: searches, waits where the protocol says so, answers once.
-fn run_control(
+fn run_control<E: Evaluator>(
     control: Arc<Control>,
     pos: Position,
     limits: Limits,
-    mut workers: Vec<Worker>,
+    mut workers: Vec<Worker<E>>,
     sink: EventSink,
-) -> Vec<Worker> {
+) -> Vec<Worker<E>> {
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         search_and_choose(&control, &pos, &limits, &mut workers, &*sink)
     }));
@@ -400,11 +521,11 @@ fn bare_info(score: Score, pv: Vec<Move>) -> SearchInfo {
     }
 }
 
-fn search_and_choose(
+fn search_and_choose<E: Evaluator>(
     control: &Control,
     pos: &Position,
     limits: &Limits,
-    workers: &mut [Worker],
+    workers: &mut [Worker<E>],
     sink: &(dyn Fn(SearchEvent) + Send + Sync),
 ) -> (BestMove, Option<SearchInfo>) {
     let shared = &control.shared;
@@ -497,7 +618,7 @@ fn search_and_choose(
     if result.pv.first().is_none_or(|m| !root.contains(m)) {
         // No thread finished even one line (stopped at once): pick by a one-ply look at the static
         // evaluation rather than answer the generator's first move.
-        let (mv, score) = one_ply_choice(pos, &root);
+        let (mv, score) = one_ply_choice(workers[0].evaluator(), pos, &root);
         result = ThreadResult {
             depth: 1,
             seldepth: 1,
@@ -540,7 +661,12 @@ const LATE_ANSWER_MS: u64 = 10;
 
 /// Where a search's time went (debug log), and a warning when it answered well after its hard
 /// limit: the first thing to read when a client reports a loss on time.
-fn log_clock(shared: &Shared, began_ms: u64, workers: &[Worker], answered_ms: u64) {
+fn log_clock<E: Evaluator>(
+    shared: &Shared,
+    began_ms: u64,
+    workers: &[Worker<E>],
+    answered_ms: u64,
+) {
     let hard = shared.hard_deadline.load(Ordering::Relaxed);
     let late = hard != u64::MAX && answered_ms > hard.saturating_add(LATE_ANSWER_MS);
     let level = if late {
@@ -646,12 +772,12 @@ fn root_mate(
 
 /// The root move whose resulting position the static evaluation likes best (microseconds; only for
 /// a search stopped before finishing depth 1). `root` is non-empty.
-fn one_ply_choice(pos: &Position, root: &[Move]) -> (Move, i32) {
+fn one_ply_choice<E: Evaluator>(eval: &E, pos: &Position, root: &[Move]) -> (Move, i32) {
     let mut p = pos.clone();
     let mut best = (root[0], -MATE);
     for &m in root {
         p.do_move(m);
-        let score = -super::values::evaluate(&p);
+        let score = -eval.evaluate_fresh(&p);
         p.undo_move();
         if score > best.1 {
             best = (m, score);

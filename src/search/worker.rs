@@ -6,6 +6,7 @@
 //! worker and kept between searches.
 
 use super::api::{Bound, SearchEvent, SearchInfo};
+use super::eval_stack::EvalStack;
 use super::history::{bonus, piece_to, History};
 use super::mate3;
 use super::movepick::{is_tactical, MovePicker, OrderingContext};
@@ -18,10 +19,10 @@ use super::score::{
 use super::see::see_ge;
 use super::time::TimeLimits;
 use super::tt::{TranspositionTable, TtBound};
-use super::values::{evaluate_from, piece_square, piece_square_after, MoveRecord, PieceSquare};
 use crate::core::outcome::bare_king_loser;
 use crate::core::stack_vec::StackVec;
 use crate::core::{Move, PieceKind, Position, Repetition, Variant};
+use crate::eval::Evaluator;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
@@ -141,14 +142,8 @@ struct Frame {
     piece_to: Option<usize>,
     static_eval: i32,
     killers: [Option<Move>; 2],
-    /// The evaluation's piece-square sums of the position at this ply, when `sums_ready`: they are
-    /// brought up to date only when the position is evaluated or makes moves (cutoff leaves never
-    /// do), from the nearest ready ply up the line and the moves made since.
-    sums: PieceSquare,
-    sums_ready: bool,
-    /// The move made at this ply, with what the sums need of it; `None` for a null move / not yet
-    /// made.
-    record: Option<MoveRecord>,
+    /// A real move (not a null move) was made at this ply.
+    moved: bool,
 }
 
 impl Frame {
@@ -156,9 +151,7 @@ impl Frame {
         piece_to: None,
         static_eval: EVAL_NONE,
         killers: [None; 2],
-        sums: PieceSquare::ZERO,
-        sums_ready: false,
-        record: None,
+        moved: false,
     };
 }
 
@@ -221,9 +214,11 @@ pub(crate) struct MainDuties<'a> {
     pub infinite: bool,
 }
 
-pub(crate) struct Worker {
+pub(crate) struct Worker<E: Evaluator> {
     pub id: usize,
     pos: Position,
+    /// The evaluation and its state per ply.
+    eval: EvalStack<E>,
     shared: Option<Arc<Shared>>,
     history: History,
     stack: Vec<Frame>,
@@ -241,17 +236,12 @@ pub(crate) struct Worker {
     pub clock_trace: ClockTrace,
 }
 
-impl Default for Worker {
-    fn default() -> Worker {
-        Worker::new(0)
-    }
-}
-
-impl Worker {
-    pub fn new(id: usize) -> Worker {
+impl<E: Evaluator> Worker<E> {
+    pub fn new(id: usize, eval: E) -> Worker<E> {
         Worker {
             id,
             pos: Position::startpos(Variant::Shogi),
+            eval: EvalStack::new(eval, MAX_PLY + 4),
             shared: None,
             history: History::new(),
             stack: vec![Frame::EMPTY; MAX_PLY + 4],
@@ -267,6 +257,15 @@ impl Worker {
             nmp_min_ply: 0,
             clock_trace: ClockTrace::default(),
         }
+    }
+
+    /// The evaluation this worker runs (the same type, another network or scale).
+    pub fn set_evaluator(&mut self, eval: E) {
+        self.eval.set_evaluator(eval);
+    }
+
+    pub fn evaluator(&self) -> &E {
+        self.eval.evaluator()
     }
 
     /// Forget everything learnt (for `usinewgame` / ClearHash and deterministic benches).
@@ -581,10 +580,9 @@ impl Worker {
         self.stack[0] = Frame {
             static_eval: EVAL_NONE,
             killers: self.stack[0].killers,
-            sums: piece_square(&self.pos),
-            sums_ready: true,
             ..Frame::EMPTY
         };
+        self.eval.set_root(&self.pos);
         self.stack[2].killers = [None; 2];
         let in_check = self.pos.in_check();
         let mut best_score = -INFINITE;
@@ -684,38 +682,22 @@ impl Worker {
         sh.tt
             .prefetch(pos.key_after(m), pos.side_to_move().flip().index());
         self.stack[ply].piece_to = Some(piece_to(pos, m));
-        self.stack[ply].record = Some(MoveRecord::new(pos, m));
-        self.stack[ply + 1].sums_ready = false;
+        self.stack[ply].moved = true;
+        self.eval.make(ply, pos, m);
         pos.do_move(m);
     }
 
     /// The static evaluation of the position at `ply` (the current one).
     #[inline]
     fn evaluate(&mut self, ply: usize) -> i32 {
-        self.ready_sums(ply);
-        evaluate_from(&self.pos, &self.stack[ply].sums)
+        self.eval.evaluate(ply, &self.pos)
     }
 
-    /// Brings the piece-square sums of `ply` (the current position) up to date. A node calls this
-    /// when it evaluates and before its move loop, so a child finds its parent's sums ready and
-    /// updates them by one move (two past a null move); leaves that are never evaluated pay
-    /// nothing. (Updating in `make` instead, for every child, cost more on the bench; calling
-    /// this from `make` cost more instruction-cache misses.)
+    /// Brings the evaluation's state of `ply` (the current position) up to date: before a move
+    /// loop, so that the children update from it.
     #[inline]
-    fn ready_sums(&mut self, ply: usize) {
-        if !self.stack[ply].sums_ready {
-            // The root's sums are always ready; the search never leaves ply 0 without them.
-            let known = (0..ply).rev().find(|&k| self.stack[k].sums_ready);
-            let sums = match known {
-                Some(k) => {
-                    let moves = self.stack[k..ply].iter().filter_map(|f| f.record);
-                    piece_square_after(&self.stack[k].sums, &self.pos, moves)
-                }
-                None => piece_square(&self.pos),
-            };
-            self.stack[ply].sums = sums;
-            self.stack[ply].sums_ready = true;
-        }
+    fn ready_eval(&mut self, ply: usize) {
+        self.eval.ready(ply, &self.pos);
     }
 
     #[inline]
@@ -758,7 +740,7 @@ impl Worker {
             let c = &sh.config;
             (c.entering_king_rule, c.max_moves_to_draw)
         };
-        let draw = Worker::draw_score(sh, ply);
+        let draw = Self::draw_score(sh, ply);
         let pos = &self.pos;
         match pos.repetition() {
             Repetition::None => {}
@@ -821,7 +803,7 @@ impl Worker {
         }
         self.stack[ply + 2].killers = [None; 2];
         self.stack[ply].piece_to = None;
-        self.stack[ply].record = None;
+        self.stack[ply].moved = false;
 
         // 2. The game may be over here by rule (sennichite, declaration, max moves, bare king).
         if let Some(score) = self.rule_score(sh, ply) {
@@ -943,15 +925,15 @@ impl Worker {
                 && static_eval >= beta
                 && ply >= self.nmp_min_ply
                 && ply >= 1
-                && self.stack[ply - 1].record.is_some()
+                && self.stack[ply - 1].moved
                 && !is_mate_score(beta)
             {
                 let r = params::NMP_BASE
                     + depth / params::NMP_DEPTH_DIV
                     + ((eval - beta) / params::NMP_EVAL_DIV).min(3);
                 self.stack[ply].piece_to = None;
-                self.stack[ply].record = None;
-                self.stack[ply + 1].sums_ready = false;
+                self.stack[ply].moved = false;
+                self.eval.make_null(ply);
                 self.pos.do_null_move();
                 let score =
                     -self.search::<false>(sh, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
@@ -984,7 +966,7 @@ impl Worker {
         }
 
         // 11. Move loop.
-        self.ready_sums(ply);
+        self.ready_eval(ply);
         let prev = self.prev(ply);
         let ctx = OrderingContext {
             killers: self.stack[ply].killers,
@@ -1205,7 +1187,7 @@ impl Worker {
             return if in_check { 0 } else { self.evaluate(ply) };
         }
         self.stack[ply].piece_to = None;
-        self.stack[ply].record = None;
+        self.stack[ply].moved = false;
 
         // Heian: the capture that led here may have taken our last piece but the king. Quiescence
         // is where such captures are searched, and standing pat on material would score a lost
@@ -1267,7 +1249,7 @@ impl Worker {
             alpha = alpha.max(best_score);
         }
 
-        self.ready_sums(ply);
+        self.ready_eval(ply);
         let mut picker = MovePicker::quiescence(&self.pos, tt_move);
         let mut best_move = None;
         let mut move_count = 0usize;

@@ -7,8 +7,9 @@ use crate::core::position::{MoveError, Position, PositionError};
 use crate::core::Variant;
 use crate::mate::problem_file::{self, ProblemFileError, ProblemReport};
 use crate::mate::{MateLimits, MateResult, MateSolver};
-use crate::search::{self, Limits, Pool, SearchEvent};
+use crate::search::{self, Evaluation, Limits, Pool, SearchEvent};
 use crate::usi::engine::search_config;
+use crate::usi::evaluation::{EvalLoader, Notice};
 use crate::usi::mate::format_checkmate;
 use crate::usi::options::{OptionId, Options};
 use crate::usi::output;
@@ -37,6 +38,49 @@ pub enum CliError {
     ProblemFile(#[from] ProblemFileError),
     #[error("output: {0}")]
     Io(#[from] io::Error),
+    #[error("{0}")]
+    Evaluation(String),
+}
+
+/// The evaluation a tool runs: a network file, or the built-in evaluation.
+#[derive(Clone, Debug, Default)]
+pub struct EvalArgs {
+    /// A network in YaneuraOu's layout (`nn.bin`).
+    pub evalfile: Option<PathBuf>,
+    /// The network's output is divided by this (default 16).
+    pub fv_scale: Option<i32>,
+}
+
+impl EvalArgs {
+    /// The evaluation these arguments ask for, loaded as the USI loop loads it. Warnings go to
+    /// `warn`; a file that cannot be used is an error (a one-shot command must not quietly run
+    /// with another evaluation).
+    pub fn load(&self, variant: Variant, warn: &mut dyn Write) -> Result<Evaluation, CliError> {
+        let mut options = Options::for_this_machine();
+        if let Some(path) = &self.evalfile {
+            let text = path.to_str().ok_or_else(|| {
+                CliError::Evaluation(format!("{}: not a UTF-8 path", path.display()))
+            })?;
+            options.set(OptionId::EvalFile.name(), Some(text))?;
+        }
+        if let Some(scale) = self.fv_scale {
+            options.set(OptionId::FvScale.name(), Some(&scale.to_string()))?;
+        }
+        let mut loader = EvalLoader::new();
+        for notice in loader.prepare(&options, variant) {
+            match notice {
+                Notice::Info(_) => {}
+                Notice::Warning(text) => writeln!(warn, "tokin: warning: {text}")?,
+                Notice::Error(text) => return Err(CliError::Evaluation(text)),
+            }
+        }
+        if self.evalfile.is_some() && variant != Variant::Shogi {
+            return Err(CliError::Evaluation(format!(
+                "{variant} has no network: --evalfile is for standard shogi"
+            )));
+        }
+        Ok(loader.current().clone())
+    }
 }
 
 /// Builds the position `sfen` (or the variant's start) followed by `moves`.
@@ -88,9 +132,10 @@ pub fn perft(
 }
 
 /// `tokin bench`: the fixed benchmark; `Nodes searched` and `Nodes/second` are the last two lines.
-pub fn bench(out: &mut dyn Write, depth: u32) -> Result<(), CliError> {
+pub fn bench(out: &mut dyn Write, depth: u32, eval: &EvalArgs) -> Result<(), CliError> {
     attacks::init();
-    let report = search::bench(depth);
+    let evaluation = eval.load(Variant::Shogi, &mut io::stderr())?;
+    let report = search::bench_with(depth, evaluation);
     for line in output::bench_lines(report.nodes, report.time_ms, report.nps) {
         writeln!(out, "{line}")?;
     }
@@ -108,12 +153,14 @@ pub struct AnalyseArgs {
     pub multipv: Option<u32>,
     pub threads: Option<usize>,
     pub variant: Variant,
+    pub eval: EvalArgs,
 }
 
 /// `tokin analyse`: searches one position, printing the `info` lines and the `bestmove` line exactly
 /// as the USI loop would.
 pub fn analyse(out: &mut dyn Write, args: &AnalyseArgs) -> Result<(), CliError> {
     let pos = build_position(args.sfen.as_deref(), &args.moves, args.variant)?;
+    let evaluation = args.eval.load(args.variant, &mut io::stderr())?;
     let mut options = Options::for_this_machine();
     if let Some(k) = args.multipv {
         options.set(OptionId::MultiPv.name(), Some(&k.to_string()))?;
@@ -137,7 +184,7 @@ pub fn analyse(out: &mut dyn Write, args: &AnalyseArgs) -> Result<(), CliError> 
     let sink = Arc::new(move |event: SearchEvent| {
         let _ = tx.send(event);
     });
-    pool.start(pos, limits, search_config(&options), sink);
+    pool.start(pos, limits, search_config(&options, evaluation), sink);
     for event in rx.iter() {
         writeln!(out, "{}", output::format_event(&event))?;
         if matches!(event, SearchEvent::BestMove(_)) {

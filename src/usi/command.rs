@@ -106,6 +106,8 @@ pub enum Command {
     Quit,
     /// Debug: print the position.
     Display,
+    /// Debug: the static evaluation of the position (YaneuraOu's `eval`/`e`).
+    Eval,
     /// Debug: the fixed benchmark.
     Bench {
         depth: Option<u32>,
@@ -181,6 +183,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         },
         "quit" => Command::Quit,
         "d" => Command::Display,
+        "eval" => Command::Eval,
         "bench" => Command::Bench {
             depth: match args.first() {
                 Some(t) => Some(number("bench", "depth", t)?),
@@ -464,6 +467,7 @@ mod tests {
         assert_eq!(ok("stop"), Command::Stop);
         assert_eq!(ok("quit"), Command::Quit);
         assert_eq!(ok("d"), Command::Display);
+        assert_eq!(ok("eval"), Command::Eval);
         assert_eq!(ok("bench"), Command::Bench { depth: None });
         assert_eq!(ok("bench 7"), Command::Bench { depth: Some(7) });
     }

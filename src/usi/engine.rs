@@ -11,10 +11,11 @@ use crate::core::movegen;
 use crate::core::position::{EnteringKingRule, Position};
 use crate::core::Variant;
 use crate::search::{
-    self, BestMove, EventSink, Limits, Pool, SearchConfig, SearchEvent, TimeConfig,
+    self, BestMove, Evaluation, EventSink, Limits, Pool, SearchConfig, SearchEvent, TimeConfig,
 };
 use crate::usi::command::{self, Command, Go, MateLimit, PositionBase, Quoted};
 use crate::usi::display;
+use crate::usi::evaluation::{EvalLoader, EvalReport, Notice};
 use crate::usi::input::{Input, LineReader};
 use crate::usi::mate::{format_checkmate, format_mate_progress, Dfpn, MateSolver};
 use crate::usi::options::{OptionError, OptionId, Options, SetOutcome};
@@ -113,6 +114,8 @@ pub struct Engine<S: Searcher = Pool> {
     clear_pending: bool,
     /// A search or mate job has written to the hash tables since they were last cleared.
     tables_used: bool,
+    /// The evaluation the options chose (a network is loaded at `isready`).
+    evaluation: EvalLoader,
 }
 
 impl<S: Searcher> Engine<S> {
@@ -133,6 +136,7 @@ impl<S: Searcher> Engine<S> {
             hash_mb: None,
             clear_pending: false,
             tables_used: false,
+            evaluation: EvalLoader::new(),
         }
     }
 
@@ -195,6 +199,7 @@ impl<S: Searcher> Engine<S> {
                 return Flow::Quit;
             }
             Command::Display => self.display(),
+            Command::Eval => self.eval(),
             Command::Bench { depth } => self.bench(depth.unwrap_or(BENCH_DEFAULT_DEPTH)),
         }
         Flow::Continue
@@ -237,6 +242,19 @@ impl<S: Searcher> Engine<S> {
         }
         if self.clear_pending {
             self.clear_search_table();
+        }
+        self.prepare_evaluation();
+    }
+
+    /// Loads the evaluation the options ask for, when they changed; tells the client what happened.
+    fn prepare_evaluation(&mut self) {
+        let variant = self.variant();
+        for notice in self.evaluation.prepare(&self.options, variant) {
+            match notice {
+                Notice::Info(text) => self.out.info_string(&text),
+                Notice::Warning(text) => self.out.info_string(&format!("warning: {text}")),
+                Notice::Error(text) => self.out.error(&text),
+            }
         }
     }
 
@@ -408,8 +426,7 @@ impl<S: Searcher> Engine<S> {
         self.session = Some(Arc::clone(&session));
         let pos = self.position().clone();
         let sink = event_sink(self.out.clone(), session, pos.clone());
-        self.pool
-            .start(pos, limits, search_config(&self.options), sink);
+        self.pool.start(pos, limits, self.search_config(), sink);
     }
 
     /// The one call site of the mate solver. Like `go`, it first brings a running search or mate
@@ -468,6 +485,33 @@ impl<S: Searcher> Engine<S> {
         }
     }
 
+    /// The search settings of the options and the loaded evaluation.
+    fn search_config(&self) -> SearchConfig {
+        search_config(&self.options, self.evaluation.current().clone())
+    }
+
+    /// `eval`: `info string eval <N>`, the static evaluation from the side to move's view (with a
+    /// network, in YaneuraOu's units: the same file gives the same number as its `eval`).
+    fn eval(&mut self) {
+        self.prepare_evaluation();
+        let report = {
+            let pos = self.position().clone();
+            self.evaluation.evaluate(&pos)
+        };
+        match report {
+            EvalReport::Nnue(score) | EvalReport::HandWritten(score) => {
+                self.out.info_string(&format!("eval {score}"))
+            }
+            EvalReport::HandWrittenWithoutKings(score) => {
+                self.out.info_string(&format!("eval {score}"));
+                self.out.info_string(
+                    "(a king is missing: the network cannot evaluate this position; \
+                     this is the hand-written evaluation)",
+                );
+            }
+        }
+    }
+
     fn display(&mut self) {
         for line in display::display_lines(self.position()) {
             self.out.info_string(&line);
@@ -483,8 +527,8 @@ impl<S: Searcher> Engine<S> {
     }
 }
 
-/// The search settings the options stand for.
-pub fn search_config(o: &Options) -> SearchConfig {
+/// The search settings the options stand for, with `evaluation`.
+pub fn search_config(o: &Options, evaluation: Evaluation) -> SearchConfig {
     let non_negative = |id| o.spin(id).max(0);
     SearchConfig {
         threads: non_negative(OptionId::Threads).max(1) as usize,
@@ -506,6 +550,7 @@ pub fn search_config(o: &Options) -> SearchConfig {
             slow_mover: o.spin(OptionId::SlowMover),
         },
         ponder_enabled: o.check(OptionId::UsiPonder),
+        evaluation,
     }
 }
 
@@ -897,7 +942,7 @@ mod tests {
     #[test]
     fn options_map_onto_the_search_config() {
         let mut o = Options::new(4);
-        let d = search_config(&o);
+        let d = search_config(&o, Evaluation::HandWritten);
         assert_eq!((d.threads, d.multipv), (1, 1));
         assert_eq!(d.entering_king_rule, EnteringKingRule::Csa27);
         assert_eq!(d.time, TimeConfig::default());
@@ -914,7 +959,7 @@ mod tests {
         ] {
             o.set(name, Some(value)).unwrap();
         }
-        let c = search_config(&o);
+        let c = search_config(&o, Evaluation::HandWritten);
         assert_eq!(c.entering_king_rule, EnteringKingRule::None);
         assert_eq!(
             (
@@ -930,7 +975,7 @@ mod tests {
         assert!(c.ponder_enabled);
         o.set("EnteringKingRule", Some("CSARule24")).unwrap();
         assert_eq!(
-            search_config(&o).entering_king_rule,
+            search_config(&o, Evaluation::HandWritten).entering_king_rule,
             EnteringKingRule::Csa24
         );
     }

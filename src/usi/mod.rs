@@ -5,6 +5,7 @@ pub mod cli;
 pub mod command;
 pub mod display;
 pub mod engine;
+pub mod evaluation;
 pub mod input;
 pub mod mate;
 pub mod options;

@@ -23,10 +23,14 @@ pub enum OptionId {
     Contempt,
     ClearHash,
     UsiVariant,
+    UseNnue,
+    EvalDir,
+    EvalFile,
+    FvScale,
 }
 
 impl OptionId {
-    pub const ALL: [OptionId; 16] = [
+    pub const ALL: [OptionId; 20] = [
         OptionId::UsiHash,
         OptionId::UsiPonder,
         OptionId::Threads,
@@ -43,6 +47,10 @@ impl OptionId {
         OptionId::Contempt,
         OptionId::ClearHash,
         OptionId::UsiVariant,
+        OptionId::UseNnue,
+        OptionId::EvalDir,
+        OptionId::EvalFile,
+        OptionId::FvScale,
     ];
 
     /// The name as declared (no spaces: clients split `option` lines on whitespace).
@@ -64,6 +72,10 @@ impl OptionId {
             OptionId::Contempt => "Contempt",
             OptionId::ClearHash => "ClearHash",
             OptionId::UsiVariant => "USI_Variant",
+            OptionId::UseNnue => "UseNNUE",
+            OptionId::EvalDir => "EvalDir",
+            OptionId::EvalFile => "EvalFile",
+            OptionId::FvScale => "FV_SCALE",
         }
     }
 
@@ -74,6 +86,8 @@ impl OptionId {
 
 /// Names of the `EnteringKingRule` choices, in the order of `core`'s rule enum (none, 24, 27).
 pub const ENTERING_KING_RULES: [&str; 3] = ["NoEnteringKing", "CSARule24", "CSARule27"];
+/// `EvalDir`'s value for the evaluation built into the binary (YaneuraOu's spelling).
+pub const INTERNAL_EVAL: &str = "<internal>";
 /// Names of the `USI_Variant` choices, as `Variant::usi_name` spells them.
 pub const VARIANTS: [&str; 3] = ["shogi", "heian", "heian8"];
 
@@ -94,16 +108,24 @@ pub enum OptionKind {
         vars: &'static [&'static str],
     },
     Button,
+    /// Free text (a path). An empty default is declared as `<empty>`, as clients expect.
+    String {
+        default: &'static str,
+    },
 }
 
+/// How an empty string option is written in `option` lines, and accepted in `setoption`.
+pub const EMPTY_STRING: &str = "<empty>";
+
 /// A current option value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionValue {
     Spin(i64),
     Check(bool),
     /// Index into the combo's `vars`.
     Combo(usize),
     Button,
+    String(String),
 }
 
 impl OptionKind {
@@ -113,6 +135,7 @@ impl OptionKind {
             OptionKind::Check { default } => OptionValue::Check(default),
             OptionKind::Combo { default, .. } => OptionValue::Combo(default),
             OptionKind::Button => OptionValue::Button,
+            OptionKind::String { default } => OptionValue::String(default.to_string()),
         }
     }
 }
@@ -161,6 +184,15 @@ fn kind_of(id: OptionId, hardware_threads: usize) -> OptionKind {
             default: 0,
             vars: &VARIANTS,
         },
+        // The evaluation: a network file (EvalFile, the Stockfish family's name, wins when set),
+        // else `nn.bin` in EvalDir (YaneuraOu's name and default meaning: `<internal>` is the
+        // evaluation built into the binary); UseNNUE false plays the hand-written one.
+        OptionId::UseNnue => OptionKind::Check { default: true },
+        OptionId::EvalDir => OptionKind::String {
+            default: INTERNAL_EVAL,
+        },
+        OptionId::EvalFile => OptionKind::String { default: "" },
+        OptionId::FvScale => spin(crate::eval::nnue::DEFAULT_FV_SCALE as i64, 1, 128),
     }
 }
 
@@ -252,6 +284,14 @@ impl Options {
                         line
                     }
                     OptionKind::Button => format!("option name {name} type button"),
+                    OptionKind::String { default } => {
+                        let shown = if default.is_empty() {
+                            EMPTY_STRING
+                        } else {
+                            default
+                        };
+                        format!("option name {name} type string default {shown}")
+                    }
                 }
             })
             .collect()
@@ -300,6 +340,11 @@ impl Options {
                         vars,
                     })?,
             ),
+            OptionKind::String { .. } => {
+                // Paths may hold spaces (the command keeps the value whole); `<empty>` is empty.
+                let text = if value == EMPTY_STRING { "" } else { value };
+                OptionValue::String(text.to_string())
+            }
             OptionKind::Button => unreachable!("handled above"),
         };
         self.values[id.index()] = new;
@@ -318,10 +363,18 @@ impl Options {
         matches!(self.values[id.index()], OptionValue::Check(true))
     }
 
+    /// The value of a string option ("" for other kinds).
+    pub fn string(&self, id: OptionId) -> &str {
+        match &self.values[id.index()] {
+            OptionValue::String(v) => v,
+            _ => "",
+        }
+    }
+
     /// The chosen entry of a combo option.
     pub fn combo(&self, id: OptionId) -> &'static str {
-        match (self.values[id.index()], self.kind(id)) {
-            (OptionValue::Combo(i), OptionKind::Combo { vars, .. }) => vars[i],
+        match (&self.values[id.index()], self.kind(id)) {
+            (&OptionValue::Combo(i), OptionKind::Combo { vars, .. }) => vars[i],
             _ => "",
         }
     }

@@ -1,0 +1,267 @@
+//! NNUE evaluation that reads the network files shogi players own: YaneuraOu's "standard NNUE"
+//! layout, HalfKP(Friend) 256x2-32-32 (`nn.bin`, 64,217,066 bytes: the Suisho, tanuki- and Hao
+//! families), giving the same numbers as YaneuraOu on every position.
+//!
+//! - [`features`]: which inputs a position turns on, and which a move changes;
+//! - [`architecture`]: layer sizes and the hash words, sizes and description they imply;
+//! - [`file`]: reading and writing the file, with a clear error for every way it can be wrong;
+//! - [`network`]: the weights in memory, the accumulator and the forward pass;
+//! - [`simd`]: the instruction sets, chosen once at load time.
+//!
+//! [`Nnue`] is the evaluation the search runs: per ply it keeps both perspectives' accumulators,
+//! brought up to date lazily from the features a move changed (a perspective whose king moved is
+//! recomputed), and evaluates as YaneuraOu does: the network's output divided by `FV_SCALE`,
+//! truncated toward zero.
+
+pub mod architecture;
+pub mod features;
+pub mod file;
+pub mod network;
+pub mod simd;
+
+#[cfg(test)]
+mod tests;
+
+pub use architecture::Architecture;
+pub use file::{LoadError, NetworkError, RawNetwork};
+pub use network::{Accumulator, Network};
+
+use super::{Evaluator, HandWritten, EVAL_MAX};
+use crate::core::position::Position;
+use crate::core::stack_vec::StackVec;
+use crate::core::{Color, Move};
+use features::FeatureDelta;
+use std::path::Path;
+use std::sync::Arc;
+
+/// `FV_SCALE`'s default (YaneuraOu's; some networks, Suisho 5 for one, play best at 24).
+pub const DEFAULT_FV_SCALE: i32 = 16;
+
+/// Hidden layers shift their sums right by this many bits before clipping (`kWeightScaleBits`).
+pub const WEIGHT_SCALE_BITS: u32 = 6;
+
+/// The file name YaneuraOu looks for in `EvalDir`.
+pub const FILE_NAME: &str = "nn.bin";
+
+/// The standard shape.
+pub type StandardNetwork = Network<256, 32, 32>;
+
+/// A network of any shape this build evaluates. Adding a shape is one line here and one in
+/// [`SUPPORTED`]; the search is compiled once per shape.
+#[derive(Clone)]
+pub enum AnyNetwork {
+    Standard(Arc<StandardNetwork>),
+}
+
+/// Every shape this build reads.
+pub const SUPPORTED: [Architecture; 1] = [StandardNetwork::ARCHITECTURE];
+
+impl AnyNetwork {
+    /// The network in `raw`.
+    pub fn from_raw(raw: RawNetwork) -> Result<AnyNetwork, network::ShapeError> {
+        Self::from_raw_with(raw, simd::Isa::detect())
+    }
+
+    /// As [`AnyNetwork::from_raw`] with a chosen instruction set.
+    pub fn from_raw_with(
+        raw: RawNetwork,
+        isa: simd::Isa,
+    ) -> Result<AnyNetwork, network::ShapeError> {
+        match raw.architecture {
+            StandardNetwork::ARCHITECTURE => Ok(AnyNetwork::Standard(Arc::new(
+                Network::from_raw_with(raw, isa)?,
+            ))),
+            other => Err(network::ShapeError::Unsupported(other)),
+        }
+    }
+
+    /// Loads the file at `path`; the warnings (hash mismatches) go with it.
+    pub fn load(path: &Path) -> Result<(AnyNetwork, Vec<String>), LoadError> {
+        let loaded = RawNetwork::load(path, &SUPPORTED)?;
+        let network = AnyNetwork::from_raw(loaded.raw).map_err(|e| LoadError {
+            path: path.to_path_buf(),
+            error: NetworkError::UnknownArchitecture {
+                hash: 0,
+                size: 0,
+                known: e.to_string(),
+            },
+        })?;
+        Ok((network, loaded.warnings))
+    }
+
+    /// Whether both are the same loaded network (not merely equal weights).
+    pub fn same(&self, other: &AnyNetwork) -> bool {
+        match (self, other) {
+            (AnyNetwork::Standard(a), AnyNetwork::Standard(b)) => Arc::ptr_eq(a, b),
+        }
+    }
+
+    pub fn architecture(&self) -> Architecture {
+        match self {
+            AnyNetwork::Standard(_) => StandardNetwork::ARCHITECTURE,
+        }
+    }
+
+    pub fn isa(&self) -> simd::Isa {
+        match self {
+            AnyNetwork::Standard(n) => n.isa(),
+        }
+    }
+
+    /// YaneuraOu's evaluation of `pos` (side to move's view): the output divided by `fv_scale`,
+    /// truncated toward zero, not clamped. `None` when a king is missing.
+    pub fn evaluate(&self, pos: &Position, fv_scale: i32) -> Option<i32> {
+        match self {
+            AnyNetwork::Standard(n) => Nnue::new(Arc::clone(n), fv_scale).evaluate_unclamped(pos),
+        }
+    }
+}
+
+/// The network as the search's evaluation.
+pub struct Nnue<const L1: usize, const L2: usize, const L3: usize> {
+    network: Arc<Network<L1, L2, L3>>,
+    fv_scale: i32,
+}
+
+impl<const L1: usize, const L2: usize, const L3: usize> Clone for Nnue<L1, L2, L3> {
+    fn clone(&self) -> Self {
+        Nnue {
+            network: Arc::clone(&self.network),
+            fv_scale: self.fv_scale,
+        }
+    }
+}
+
+/// Changed features one lazy update applies at most before a refresh is cheaper (and fits).
+const MAX_CHANGES: usize = 16;
+
+impl<const L1: usize, const L2: usize, const L3: usize> Nnue<L1, L2, L3> {
+    pub fn new(network: Arc<Network<L1, L2, L3>>, fv_scale: i32) -> Self {
+        Nnue {
+            network,
+            fv_scale: fv_scale.max(1),
+        }
+    }
+
+    /// Both perspectives' accumulators of `pos`, from scratch (a perspective without a king is left
+    /// as it was: such a position is not evaluated by the network).
+    pub fn refresh(&self, pos: &Position, acc: &mut Accumulator<L1>) {
+        for p in Color::ALL {
+            if let Some(king) = features::king_bucket(pos, p) {
+                self.network
+                    .refresh(pos, p, king, &mut acc.values[p.index()]);
+            }
+        }
+    }
+
+    /// The accumulators of `pos`, reached from the position of `before` by moves with `deltas`.
+    pub fn update(
+        &self,
+        before: &Accumulator<L1>,
+        pos: &Position,
+        deltas: impl Iterator<Item = FeatureDelta> + Clone,
+        after: &mut Accumulator<L1>,
+    ) {
+        for p in Color::ALL {
+            let Some(king) = features::king_bucket(pos, p) else {
+                continue;
+            };
+            let out = &mut after.values[p.index()];
+            let mut removed = StackVec::<u32, MAX_CHANGES>::new();
+            let mut added = StackVec::<u32, MAX_CHANGES>::new();
+            let mut incremental = true;
+            for d in deltas.clone() {
+                let changes = d.changes(p);
+                if d.king_moved() == Some(p) || removed.len() + changes.len() > MAX_CHANGES {
+                    incremental = false;
+                    break;
+                }
+                for &(old, new) in changes {
+                    removed.push(features::index(king, u32::from(old)));
+                    added.push(features::index(king, u32::from(new)));
+                }
+            }
+            if incremental {
+                self.network.update(
+                    &before.values[p.index()],
+                    out,
+                    removed.as_slice(),
+                    added.as_slice(),
+                );
+                #[cfg(debug_assertions)]
+                {
+                    let mut fresh = [0; L1];
+                    self.network.refresh(pos, p, king, &mut fresh);
+                    assert!(
+                        *out == fresh,
+                        "incremental accumulator differs from a refresh in {}",
+                        pos.to_sfen()
+                    );
+                }
+            } else {
+                self.network.refresh(pos, p, king, out);
+            }
+        }
+    }
+
+    /// The evaluation of `pos` given its accumulators, unclamped; `None` without both kings.
+    #[inline]
+    pub fn evaluate_with(&self, pos: &Position, acc: &Accumulator<L1>) -> Option<i32> {
+        if pos.king_square(Color::Black).is_none() || pos.king_square(Color::White).is_none() {
+            return None;
+        }
+        Some(self.network.propagate(acc, pos.side_to_move()) / self.fv_scale)
+    }
+
+    /// The evaluation of `pos` from scratch, unclamped.
+    pub fn evaluate_unclamped(&self, pos: &Position) -> Option<i32> {
+        let mut acc = Box::new(Accumulator::ZERO);
+        self.refresh(pos, &mut acc);
+        self.evaluate_with(pos, &acc)
+    }
+
+    pub fn network(&self) -> &Network<L1, L2, L3> {
+        &self.network
+    }
+}
+
+impl<const L1: usize, const L2: usize, const L3: usize> Evaluator for Nnue<L1, L2, L3> {
+    type State = Accumulator<L1>;
+    type Delta = FeatureDelta;
+
+    #[inline]
+    fn blank_state(&self) -> Accumulator<L1> {
+        Accumulator::ZERO
+    }
+
+    #[inline]
+    fn delta(&self, pos: &Position, m: Move) -> FeatureDelta {
+        FeatureDelta::new(pos, m)
+    }
+
+    #[inline]
+    fn compute(&self, pos: &Position, state: &mut Accumulator<L1>) {
+        self.refresh(pos, state);
+    }
+
+    #[inline]
+    fn update(
+        &self,
+        before: &Accumulator<L1>,
+        pos: &Position,
+        deltas: impl Iterator<Item = FeatureDelta> + Clone,
+        after: &mut Accumulator<L1>,
+    ) {
+        Nnue::update(self, before, pos, deltas, after);
+    }
+
+    /// A position without both kings (a mate problem set up without one) falls back to the
+    /// hand-written evaluation: the network's features are relative to the kings.
+    #[inline]
+    fn evaluate(&self, pos: &Position, state: &Accumulator<L1>) -> i32 {
+        match self.evaluate_with(pos, state) {
+            Some(score) => score.clamp(-EVAL_MAX, EVAL_MAX),
+            None => HandWritten.evaluate_fresh(pos),
+        }
+    }
+}
