@@ -21,6 +21,8 @@ use std::ptr::NonNull;
 pub unsafe trait Zeroable: Sized {}
 
 // Safety: plain integers.
+unsafe impl Zeroable for i8 {}
+// Safety: plain integers.
 unsafe impl Zeroable for i16 {}
 
 /// The most one table may take: half the machine's physical memory (two tables are sized by
@@ -49,21 +51,44 @@ fn physical_memory() -> Option<usize> {
     None
 }
 
-/// A fixed-length slice of zero-initialised `T`.
+/// A fixed-length slice of zero-initialised `T`, aligned to at least a cache line (64 bytes: the
+/// network's weight rows are read with aligned vector loads).
 pub struct LargeTable<T: Zeroable> {
     /// The first value and the count: what `deref` hands out, the same for either owner.
     values: NonNull<T>,
     len: usize,
-    _owner: Owner<T>,
+    _owner: Owner,
 }
 
-/// Who frees the memory (only ever dropped: `values` points into it). The values never move: a box's
+/// Alignment of every table.
+pub const TABLE_ALIGN: usize = 64;
+
+/// Tables at least this big are mapped (and may get 2 MB pages); smaller ones come from the
+/// allocator, where a huge page would mostly hold nothing.
+const MAP_THRESHOLD: usize = 2 * 1024 * 1024;
+
+/// Who frees the memory (only ever dropped: `values` points into it). The values never move: a
 /// heap block and a mapping stay where they are when the owner is moved.
 #[allow(dead_code)]
-enum Owner<T> {
+enum Owner {
     #[cfg(target_os = "linux")]
     Mapped(mapped::Mapping),
-    Boxed(Box<[T]>),
+    Allocated(Allocation),
+    /// Nothing to free (zero bytes).
+    Empty,
+}
+
+/// A block from the global allocator, freed with the layout it was allocated with.
+struct Allocation {
+    block: NonNull<u8>,
+    layout: std::alloc::Layout,
+}
+
+impl Drop for Allocation {
+    fn drop(&mut self) {
+        // Safety: `block` came from `alloc_zeroed(layout)` and is freed once, here.
+        unsafe { std::alloc::dealloc(self.block.as_ptr(), self.layout) }
+    }
 }
 
 // Safety: a `LargeTable` owns its values like a `Box<[T]>`; sending and sharing follow `T`.
@@ -74,29 +99,34 @@ impl<T: Zeroable> LargeTable<T> {
     /// `len` zeroed values, or None when the memory cannot be had (the caller decides what smaller
     /// table will do).
     pub fn try_zeroed(len: usize) -> Option<LargeTable<T>> {
+        let bytes = len.checked_mul(std::mem::size_of::<T>())?;
         #[cfg(target_os = "linux")]
-        if let Some((mapping, values)) = mapped::Mapping::new::<T>(len) {
+        if bytes >= MAP_THRESHOLD {
+            if let Some((mapping, values)) = mapped::Mapping::new::<T>(len) {
+                return Some(LargeTable {
+                    values,
+                    len,
+                    _owner: Owner::Mapped(mapping),
+                });
+            }
+        }
+        if bytes == 0 {
             return Some(LargeTable {
-                values,
+                values: NonNull::dangling(),
                 len,
-                _owner: Owner::Mapped(mapping),
+                _owner: Owner::Empty,
             });
         }
-        let layout = std::alloc::Layout::array::<T>(len).ok()?;
-        let values = if layout.size() == 0 {
-            NonNull::dangling()
-        } else {
-            // Safety: the layout has a non-zero size.
-            NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) }.cast::<T>())?
-        };
-        // Safety: `values` is `len` zeroed `T`s (valid: `T: Zeroable`) allocated with the global
-        // allocator and the layout of `[T; len]`, which is what a `Box<[T]>` of them frees with.
-        let boxed =
-            unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(values.as_ptr(), len)) };
+        let layout =
+            std::alloc::Layout::from_size_align(bytes, std::mem::align_of::<T>().max(TABLE_ALIGN))
+                .ok()?;
+        // Safety: the layout has a non-zero size.
+        let block = NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })?;
+        // `block` holds `len` zeroed `T`s (valid: `T: Zeroable`), aligned for `T`.
         Some(LargeTable {
-            values,
+            values: block.cast::<T>(),
             len,
-            _owner: Owner::Boxed(boxed),
+            _owner: Owner::Allocated(Allocation { block, layout }),
         })
     }
 }
@@ -226,6 +256,15 @@ mod tests {
         if let Some(memory) = physical_memory() {
             assert!(memory > 1 << 20, "a machine with at least a megabyte");
             assert_eq!(table_byte_budget(), memory / 2);
+        }
+    }
+
+    #[test]
+    fn small_and_large_tables_are_aligned_to_a_cache_line() {
+        for len in [1, 1000, 3 << 20] {
+            let table = LargeTable::<i8>::try_zeroed(len).expect("fits");
+            assert_eq!(table.as_ptr() as usize % TABLE_ALIGN, 0, "{len}");
+            assert!(table.iter().all(|&v| v == 0));
         }
     }
 

@@ -112,6 +112,44 @@ impl RawNetwork {
         })
     }
 
+    /// Seeded random parameters for tests, benchmarks and comparisons with other engines:
+    /// transformer weights within `+-spread` (about 24 keeps the accumulators near the clipping
+    /// range, as in a trained network; thousands make them wrap around int16), the layers' weights
+    /// over all of int8 (their padding zero, as trainers write it). `None` when memory is short.
+    pub fn random(architecture: Architecture, seed: u64, spread: i16) -> Option<RawNetwork> {
+        let mut raw = RawNetwork::zeroed(architecture)?;
+        let mut rng = crate::rng::Rng::new(seed);
+        let mut between = |lo: i64, hi: i64| lo + (rng.next() % (hi - lo + 1) as u64) as i64;
+        for b in raw.transformer_biases.iter_mut() {
+            *b = between(-10, 60) as i16;
+        }
+        let spread = i64::from(spread);
+        for w in raw.transformer_weights.iter_mut() {
+            *w = between(-spread, spread) as i16;
+        }
+        let Architecture { l1, l2, l3 } = architecture;
+        for (biases, weights, inputs) in [
+            (&mut raw.hidden1_biases, &mut raw.hidden1_weights, 2 * l1),
+            (&mut raw.hidden2_biases, &mut raw.hidden2_weights, l2),
+        ] {
+            for b in biases.iter_mut() {
+                *b = between(-3000, 3000) as i32;
+            }
+            for (i, w) in weights.iter_mut().enumerate() {
+                *w = if i % padded(inputs) < inputs {
+                    between(-128, 127) as i8
+                } else {
+                    0
+                };
+            }
+        }
+        for (i, w) in raw.output_weights.iter_mut().enumerate() {
+            *w = if i < l3 { between(-128, 127) as i8 } else { 0 };
+        }
+        raw.output_bias = between(-2000, 2000) as i32;
+        Some(raw)
+    }
+
     /// Reads the network file at `path` (any of `supported` shapes).
     pub fn load(path: &Path, supported: &[Architecture]) -> Result<Loaded, LoadError> {
         let fail = |error| LoadError {

@@ -190,7 +190,7 @@ impl<const L1: usize, const L2: usize, const L3: usize> Nnue<L1, L2, L3> {
                 );
                 #[cfg(debug_assertions)]
                 {
-                    let mut fresh = [0; L1];
+                    let mut fresh = network::Half::ZERO;
                     self.network.refresh(pos, p, king, &mut fresh);
                     assert!(
                         *out == fresh,

@@ -21,16 +21,24 @@ use crate::core::position::Position;
 use crate::core::Color;
 use crate::large_table::LargeTable;
 
-/// The int16 accumulator of both perspectives (`[Black, White]`), aligned for vector loads.
+/// One perspective's int16 accumulator (or the transformer's biases), aligned for vector loads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
+pub struct Half<const L1: usize>(pub [i16; L1]);
+
+impl<const L1: usize> Half<L1> {
+    pub const ZERO: Half<L1> = Half([0; L1]);
+}
+
+/// The accumulators of both perspectives (`[Black, White]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Accumulator<const L1: usize> {
-    pub values: [[i16; L1]; 2],
+    pub values: [Half<L1>; 2],
 }
 
 impl<const L1: usize> Accumulator<L1> {
     pub const ZERO: Accumulator<L1> = Accumulator {
-        values: [[0; L1]; 2],
+        values: [Half::ZERO; 2],
     };
 }
 
@@ -41,31 +49,32 @@ struct Aligned<T>(T);
 /// `weights[(chunk * OUT + o) * 4 + k]` belongs to input `4 * chunk + k` and output `o`.
 struct Hidden<const OUT: usize> {
     biases: [i32; OUT],
-    weights: Box<[i8]>,
+    /// 64-byte aligned (the kernels' loads are aligned).
+    weights: LargeTable<i8>,
 }
 
 impl<const OUT: usize> Hidden<OUT> {
     /// From the file's layout: `OUT` rows of `padded(inputs)` weights. The padding is dropped (its
     /// inputs are always zero).
-    fn from_rows(inputs: usize, biases: &[i32], rows: &[i8]) -> Hidden<OUT> {
+    fn from_rows(inputs: usize, biases: &[i32], rows: &[i8]) -> Option<Hidden<OUT>> {
         let stride = padded(inputs);
         debug_assert_eq!(rows.len(), OUT * stride);
-        let mut weights = vec![0i8; inputs * OUT].into_boxed_slice();
+        let mut weights = LargeTable::try_zeroed(inputs * OUT)?;
         for o in 0..OUT {
             for i in 0..inputs {
                 weights[(i / 4 * OUT + o) * 4 + i % 4] = rows[o * stride + i];
             }
         }
-        Hidden {
+        Some(Hidden {
             biases: std::array::from_fn(|o| biases[o]),
             weights,
-        }
+        })
     }
 }
 
 /// A network of shape `L1`x2-`L2`-`L3`, ready to evaluate.
 pub struct Network<const L1: usize, const L2: usize, const L3: usize> {
-    transformer_biases: Box<Aligned<[i16; L1]>>,
+    transformer_biases: Box<Half<L1>>,
     /// `DIMENSIONS` rows of `L1` weights, one per feature (64 MB for the standard shape, in 2 MB
     /// pages where the system allows: the rows are read at random).
     transformer_weights: LargeTable<i16>,
@@ -86,6 +95,8 @@ pub enum ShapeError {
     },
     #[error("{0} is not a shape this build evaluates")]
     Unsupported(Architecture),
+    #[error("not enough memory for the network's layers")]
+    Memory,
 }
 
 impl<const L1: usize, const L2: usize, const L3: usize> Network<L1, L2, L3> {
@@ -126,12 +137,12 @@ impl<const L1: usize, const L2: usize, const L3: usize> Network<L1, L2, L3> {
             Isa::Portable
         };
         Ok(Network {
-            transformer_biases: Box::new(Aligned(std::array::from_fn(|j| {
-                raw.transformer_biases[j]
-            }))),
+            transformer_biases: Box::new(Half(std::array::from_fn(|j| raw.transformer_biases[j]))),
             transformer_weights: raw.transformer_weights,
-            hidden1: Hidden::from_rows(2 * L1, &raw.hidden1_biases, &raw.hidden1_weights),
-            hidden2: Hidden::from_rows(L2, &raw.hidden2_biases, &raw.hidden2_weights),
+            hidden1: Hidden::from_rows(2 * L1, &raw.hidden1_biases, &raw.hidden1_weights)
+                .ok_or(ShapeError::Memory)?,
+            hidden2: Hidden::from_rows(L2, &raw.hidden2_biases, &raw.hidden2_weights)
+                .ok_or(ShapeError::Memory)?,
             output_bias: raw.output_bias,
             output_weights: std::array::from_fn(|i| raw.output_weights[i]),
             isa,
@@ -151,43 +162,42 @@ impl<const L1: usize, const L2: usize, const L3: usize> Network<L1, L2, L3> {
 
     /// `perspective`'s accumulator computed from scratch: the biases plus the rows of its active
     /// features. `king` is the perspective's king bucket ([`features::king_bucket`]).
-    pub fn refresh(&self, pos: &Position, perspective: Color, king: u32, out: &mut [i16; L1]) {
+    pub fn refresh(&self, pos: &Position, perspective: Color, king: u32, out: &mut Half<L1>) {
         let active = features::active_features(pos, perspective, king);
-        self.update(&self.transformer_biases.0, out, &[], active.as_slice());
+        self.update(&self.transformer_biases, out, &[], active.as_slice());
     }
 
     /// `out = from - (rows of removed) + (rows of added)`, in wrapping int16 arithmetic.
     #[inline]
-    pub fn update(&self, from: &[i16; L1], out: &mut [i16; L1], removed: &[u32], added: &[u32]) {
-        debug_assert!(removed
-            .iter()
-            .chain(added)
-            .all(|&f| (f as usize) < DIMENSIONS));
+    pub fn update(&self, from: &Half<L1>, out: &mut Half<L1>, removed: &[u32], added: &[u32]) {
+        // The kernels read rows unchecked: a bad index would read outside the table.
+        assert!(
+            removed
+                .iter()
+                .chain(added)
+                .all(|&f| (f as usize) < DIMENSIONS),
+            "feature index out of range"
+        );
+        let (from, out) = (&from.0, &mut out.0);
         match self.isa {
             #[cfg(target_arch = "x86_64")]
-            // Safety: `isa` is only ever a set the CPU supports (checked in `from_raw_with`).
-            Isa::Avx2 => unsafe { self.update_avx2(from, out, removed, added) },
+            // Safety: `isa` is only ever a set the CPU supports (checked in `from_raw_with`), L1 a
+            // multiple of 64 (checked there too); the rows are in range (asserted above); `Half`
+            // is 64-byte aligned, the table too, and each row is L1 * 2 bytes.
+            Isa::Avx2 => unsafe {
+                simd::x86::update_avx2(from, out, &self.transformer_weights, removed, added)
+            },
             #[cfg(target_arch = "x86_64")]
             // Safety: as above.
-            Isa::Avx512Vnni => unsafe { self.update_avx512(from, out, removed, added) },
+            Isa::Avx512Vnni => unsafe {
+                simd::x86::update_avx512(from, out, &self.transformer_weights, removed, added)
+            },
             _ => self.update_tiled::<64>(from, out, removed, added),
         }
     }
 
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn update_avx2(&self, from: &[i16; L1], out: &mut [i16; L1], r: &[u32], a: &[u32]) {
-        self.update_tiled::<128>(from, out, r, a)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-    unsafe fn update_avx512(&self, from: &[i16; L1], out: &mut [i16; L1], r: &[u32], a: &[u32]) {
-        self.update_tiled::<256>(from, out, r, a)
-    }
-
     /// The update `TILE` values at a time, so that a tile stays in vector registers while every
-    /// row is added to it (compiled per instruction set by the callers above).
+    /// row is added to it (the portable path: the compiler vectorises it for the build's target).
     #[inline(always)]
     fn update_tiled<const TILE: usize>(
         &self,
@@ -287,7 +297,7 @@ impl<const L1: usize, const L2: usize, const L3: usize> Network<L1, L2, L3> {
         for (half, perspective) in [stm, !stm].into_iter().enumerate() {
             for (x, &v) in input.0[half]
                 .iter_mut()
-                .zip(&acc.values[perspective.index()])
+                .zip(&acc.values[perspective.index()].0)
             {
                 *x = v.clamp(0, 127) as u8;
             }

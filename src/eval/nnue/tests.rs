@@ -17,40 +17,8 @@ const SMALL: Architecture = Architecture {
 };
 type Small = Network<64, 16, 8>;
 
-/// Seeded random parameters. `spread` bounds the transformer weights: small keeps the
-/// accumulators inside the clipping range's neighbourhood (a realistic mix of clipped and
-/// passed-through values), large makes them wrap around int16.
 fn random_raw(a: Architecture, seed: u64, spread: i16) -> RawNetwork {
-    let mut rng = Rng::new(seed);
-    let mut raw = RawNetwork::zeroed(a).expect("memory");
-    let mut small = |n: i16| (rng.next() % (2 * n as u64 + 1)) as i16 - n;
-    for b in raw.transformer_biases.iter_mut() {
-        *b = small(32) + 32;
-    }
-    for w in raw.transformer_weights.iter_mut() {
-        *w = small(spread);
-    }
-    let mut rng = Rng::new(seed ^ 0xABCD);
-    let mut layer = |biases: &mut [i32], weights: &mut [i8], inputs: usize| {
-        for b in biases.iter_mut() {
-            *b = (rng.next() % 4001) as i32 - 2000;
-        }
-        let stride = padded(inputs);
-        for (i, w) in weights.iter_mut().enumerate() {
-            // Padding weights are zero, as trainers write them.
-            *w = if i % stride < inputs {
-                rng.next() as i8
-            } else {
-                0
-            };
-        }
-    };
-    layer(&mut raw.hidden1_biases, &mut raw.hidden1_weights, 2 * a.l1);
-    layer(&mut raw.hidden2_biases, &mut raw.hidden2_weights, a.l2);
-    let mut bias = [0];
-    layer(&mut bias, &mut raw.output_weights, a.l3);
-    raw.output_bias = bias[0];
-    raw
+    RawNetwork::random(a, seed, spread).expect("memory")
 }
 
 /// Random games through every kind of move, with positions that have pieces in hand, promoted
