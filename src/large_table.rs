@@ -24,6 +24,8 @@ pub unsafe trait Zeroable: Sized {}
 unsafe impl Zeroable for i8 {}
 // Safety: plain integers.
 unsafe impl Zeroable for i16 {}
+// Safety: all-zero bits are 0.0.
+unsafe impl Zeroable for f32 {}
 
 /// The most one table may take: half the machine's physical memory (two tables are sized by
 /// `USI_Hash`, and a table larger than memory would be swapped or killed as it is touched), or

@@ -3,6 +3,7 @@
 pub mod core;
 pub mod eval;
 pub mod large_table;
+pub mod learn;
 pub mod mate;
 pub mod rng;
 pub mod search;

@@ -61,6 +61,20 @@ impl Architecture {
         l3: 32,
     };
 
+    /// Whether the engine's kernels evaluate this shape: `l1` a multiple of 64 up to 1024, `l2`
+    /// and `l3` multiples of 8 up to 32.
+    pub const fn is_runnable(&self) -> bool {
+        self.l1 > 0
+            && self.l1.is_multiple_of(64)
+            && self.l1 <= 1024
+            && self.l2 > 0
+            && self.l2.is_multiple_of(8)
+            && self.l2 <= 32
+            && self.l3 > 0
+            && self.l3.is_multiple_of(8)
+            && self.l3 <= 32
+    }
+
     /// Hash word of the feature transformer section.
     pub const fn transformer_hash(&self) -> u32 {
         HALF_KP_FRIEND_HASH ^ (2 * self.l1) as u32

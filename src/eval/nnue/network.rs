@@ -121,13 +121,7 @@ impl<const L1: usize, const L2: usize, const L3: usize> Network<L1, L2, L3> {
                 expected,
             });
         }
-        let fits = L1.is_multiple_of(64)
-            && L1 <= 1024
-            && L2.is_multiple_of(8)
-            && L2 <= 32
-            && L3.is_multiple_of(8)
-            && L3 <= 32
-            && 2 * L1 / 4 <= MAX_INPUT_CHUNKS;
+        let fits = expected.is_runnable() && 2 * L1 / 4 <= MAX_INPUT_CHUNKS;
         if !fits {
             return Err(ShapeError::Unsupported(expected));
         }
