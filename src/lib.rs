@@ -4,6 +4,7 @@ pub mod core;
 pub mod eval;
 pub mod large_table;
 pub mod mate;
+pub mod psv;
 pub mod rng;
 pub mod search;
 pub mod usi;
