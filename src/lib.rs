@@ -2,6 +2,7 @@
 
 pub mod core;
 pub mod eval;
+pub mod gensfen;
 pub mod large_table;
 pub mod mate;
 pub mod psv;
