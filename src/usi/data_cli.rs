@@ -91,7 +91,9 @@ impl ProgressLine {
             let style = ProgressStyle::with_template(
                 "gensfen {bar:30} {human_pos}/{human_len} records, {msg} [{elapsed}, ETA {eta}]",
             )
-            .unwrap_or_else(|_| ProgressStyle::default_bar());
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            // ASCII, like everything Tokin prints.
+            .progress_chars("#>-");
             bar.set_style(style);
             bar.set_position(records);
             bar.reset_eta();
@@ -108,10 +110,10 @@ impl ProgressLine {
     fn update(&mut self, p: &Progress) {
         let rate = p.written as f64 / p.elapsed.as_secs_f64().max(1e-3);
         let msg = format!(
-            "{} games, {:.0} records/s ({:.0} a thread)",
-            p.games,
+            "{:.0} records/s ({:.0} a thread), games done: {}",
             rate,
-            rate / self.threads as f64
+            rate / self.threads as f64,
+            p.games
         );
         match &self.bar {
             Some(bar) => {
