@@ -219,6 +219,8 @@ struct GensfenCli {
     /// Replace an existing file.
     #[arg(long)]
     overwrite: bool,
+    #[command(flatten)]
+    eval: EvalFlags,
 }
 
 impl GensfenCli {
@@ -243,6 +245,7 @@ impl GensfenCli {
                 OpenMode::CreateNew
             },
             openings: self.openings,
+            eval: self.eval.args(),
             config: GensfenConfig {
                 count: self.count,
                 limit,

@@ -2,6 +2,8 @@
 //! to overwrite, bad options and unwritable outputs, and the data checker.
 
 mod common;
+#[path = "common/nnue.rs"]
+mod reference;
 
 use common::{run_tokin as tokin, stdout_lines};
 use std::path::{Path, PathBuf};
@@ -212,4 +214,38 @@ fn sfeninfo_counts_records_and_bad_ones() {
         stderr(&out)
     );
     std::fs::remove_file(path).ok();
+}
+
+#[test]
+fn a_network_file_plays_the_games() {
+    let net = temp("nn.bin");
+    reference::ReferenceNet::random(2).write(&net);
+    let (with_net, without) = (temp("net.bin"), temp("no-net.bin"));
+    let limits = ["--max-plies", "120"];
+    let evalfile = ["--max-plies", "120", "--evalfile", net.to_str().unwrap()];
+    let out = gensfen(&with_net, 30, 4, &evalfile);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = gensfen(&without, 30, 4, &limits);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_ne!(
+        std::fs::read(&with_net).unwrap(),
+        std::fs::read(&without).unwrap(),
+        "the network changed nothing"
+    );
+    let bad_net_output = temp("bad-net.bin");
+    let out = gensfen(
+        &bad_net_output,
+        30,
+        4,
+        &["--evalfile", "/nonexistent/nn.bin"],
+    );
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("cannot open"), "{}", stderr(&out));
+    assert!(
+        !bad_net_output.exists(),
+        "an output made before the evaluation was checked"
+    );
+    for p in [net, with_net, without] {
+        std::fs::remove_file(p).ok();
+    }
 }

@@ -225,6 +225,7 @@ impl SelfPlay {
             max_moves_to_draw: config.max_plies,
             // Draws scored as draws: the data should not carry the engine's dislike of them.
             contempt: 0,
+            evaluation: config.evaluation.clone(),
             ..SearchConfig::default()
         };
         self.pool.start(pos.clone(), limits, search_config, sink);

@@ -1,7 +1,8 @@
 //! `tokin gensfen`: training data from self-play, written as `PackedSfenValue` records
 //! (`crate::psv`).
 //!
-//! Each game starts from an opening (the balanced lines of `scripts/openings.sfen` unless another
+//! Both sides are the same engine: Tokin's search with the evaluation the run is given (the
+//! hand-written one by default, or a network). Each game starts from an opening (the balanced lines of `scripts/openings.sfen` unless another
 //! file is given), plays a few seeded random moves in its first plies for variety, and is then
 //! played by Tokin's search for both sides at a fixed node count or depth per move until it really
 //! ends: checkmate, an entering-king declaration, sennichite (a draw, or a loss for perpetual
@@ -26,6 +27,7 @@ pub mod openings;
 
 use crate::core::{Color, DrawReason, EnteringKingRule, Position, WinReason};
 use crate::psv::{PsvWriter, WriteError};
+use crate::search::Evaluation;
 use filter::{RecordFilter, SkipCounts};
 use game::{GameEnd, GameRecords, SelfPlay};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -70,6 +72,8 @@ pub struct GensfenConfig {
     /// A game is a draw when it reaches this many plies.
     pub max_plies: u32,
     pub entering_king_rule: EnteringKingRule,
+    /// What the search evaluates with (the hand-written evaluation, or a network).
+    pub evaluation: Evaluation,
 }
 
 impl Default for GensfenConfig {
@@ -92,6 +96,7 @@ impl Default for GensfenConfig {
             filter: RecordFilter::default(),
             max_plies: 400,
             entering_king_rule: EnteringKingRule::default(),
+            evaluation: Evaluation::default(),
         }
     }
 }

@@ -3,9 +3,11 @@
 //! `crate::psv`; this module turns options into a run, draws the progress line on stderr and
 //! writes the summaries.
 
+use crate::core::Variant;
 use crate::gensfen::openings::{self, OpeningsError};
 use crate::gensfen::{self, GensfenConfig, GensfenError, GensfenReport, Progress};
 use crate::psv::{DataSummary, OpenMode, PsvReader, PsvWriter, ReadError, WriteError};
+use crate::usi::cli::{CliError, EvalArgs};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -15,6 +17,8 @@ use std::time::{Duration, Instant};
 pub enum DataCliError {
     #[error("{0}")]
     Openings(#[from] OpeningsError),
+    #[error("{0}")]
+    Evaluation(#[from] CliError),
     #[error("{0}{hint}", hint = exists_hint(.0))]
     Open(WriteError),
     #[error("{0}")]
@@ -41,6 +45,8 @@ pub struct GensfenArgs {
     pub mode: OpenMode,
     /// `None`: the openings built in (scripts/openings.sfen).
     pub openings: Option<PathBuf>,
+    /// The evaluation both sides play with; it replaces `config.evaluation`.
+    pub eval: EvalArgs,
     pub config: GensfenConfig,
 }
 
@@ -54,6 +60,10 @@ pub fn gensfen(out: &mut dyn Write, args: &GensfenArgs) -> Result<(), DataCliErr
         Some(path) => openings::read_openings(path)?,
         None => openings::parse_openings(openings::BUILT_IN, "built-in openings")?,
     };
+    let config = GensfenConfig {
+        evaluation: args.eval.load(Variant::Shogi, &mut io::stderr())?,
+        ..args.config.clone()
+    };
     let mut writer = PsvWriter::open(&args.output, args.mode).map_err(DataCliError::Open)?;
     if writer.trimmed_bytes() > 0 {
         eprintln!(
@@ -62,14 +72,12 @@ pub fn gensfen(out: &mut dyn Write, args: &GensfenArgs) -> Result<(), DataCliErr
             writer.trimmed_bytes()
         );
     }
-    let mut line = ProgressLine::new(&args.config, writer.records());
-    let result = gensfen::run(&args.config, &openings, &mut writer, &mut |p| {
-        line.update(p)
-    });
+    let mut line = ProgressLine::new(&config, writer.records());
+    let result = gensfen::run(&config, &openings, &mut writer, &mut |p| line.update(p));
     line.finish();
     let report = result?;
     let kept = writer.finish().map_err(GensfenError::from)?;
-    write_gensfen_report(out, &args.output, &args.config, &report, kept)?;
+    write_gensfen_report(out, &args.output, &config, &report, kept)?;
     Ok(())
 }
 
