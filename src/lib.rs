@@ -2,9 +2,11 @@
 
 pub mod core;
 pub mod eval;
+pub mod gensfen;
 pub mod large_table;
 pub mod learn;
 pub mod mate;
+pub mod psv;
 pub mod rng;
 pub mod search;
 pub mod usi;

@@ -1,11 +1,15 @@
 //! The `tokin` binary: with no arguments the USI loop on stdin/stdout; subcommands for perft,
-//! bench, analysis and mate problems. Argument parsing only: the work and the text live in `tokin::usi`.
+//! bench, analysis, mate problems and training data. Argument parsing only: the work and the text
+//! live in `tokin::usi`.
 
-use clap::{ArgGroup, Parser, Subcommand};
+use clap::{ArgAction, ArgGroup, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tokin::core::Variant;
+use tokin::gensfen::{GensfenConfig, MoveLimit, RandomMoves};
+use tokin::psv::OpenMode;
 use tokin::usi::cli::{self, AnalyseArgs, EvalArgs, MateArgs, MateInput};
+use tokin::usi::data_cli::{self, GensfenArgs, SfenInfoArgs};
 
 #[derive(Parser)]
 #[command(
@@ -122,13 +126,157 @@ enum Tool {
         #[arg(long, default_value = "shogi")]
         variant: Variant,
     },
+    /// Generate training data by self-play: positions with Tokin's search score and move and the
+    /// game's result, in YaneuraOu's PackedSfenValue records (40 bytes each). Games start from
+    /// balanced openings plus seeded random moves and are played to their real end. A progress
+    /// line goes to stderr, a summary to stdout.
+    #[command(group(ArgGroup::new("limit").args(["nodes", "depth"])))]
+    #[command(group(ArgGroup::new("mode").args(["append", "overwrite"])))]
+    Gensfen(GensfenCli),
+    /// Check PackedSfenValue files: record counts, bad records, results, score and game-ply
+    /// histograms (and how well the scores predict the results).
+    Sfeninfo {
+        /// Record files (read in order, as one stream).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Width of a score bucket.
+        #[arg(long, default_value_t = 250, value_parser = clap::value_parser!(i32).range(1..=32000))]
+        score_bucket: i32,
+        /// Scores from this on (either sign) share one bucket.
+        #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(i32).range(1..=32767))]
+        score_clamp: i32,
+        /// Width of a game-ply bucket.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+        ply_bucket: u32,
+        /// Describe this many bad records one by one (the rest are counted).
+        #[arg(long, default_value_t = 10)]
+        show_errors: usize,
+    },
+}
+
+#[derive(clap::Args)]
+struct GensfenCli {
+    /// The record file to write.
+    #[arg(long)]
+    output: PathBuf,
+    /// Records the file holds when done (with --append, those already in it count: repeating a
+    /// killed run's command with --append completes it).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    count: u64,
+    /// Nodes per move [default: 5000 unless --depth is given].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Depth per move instead of a node count.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    depth: Option<u32>,
+    /// Games played at once, one search thread each [default: the number of cores].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: Option<u64>,
+    /// Seed of the openings and random moves; with --threads 1 a seed gives the same file.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Random legal moves in each game's first plies, after the opening line.
+    #[arg(long, default_value_t = 5)]
+    random_plies: u32,
+    /// First game ply (move number, 1 = the first move) a random move may be played at.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    random_min_ply: u32,
+    /// Last game ply a random move may be played at.
+    #[arg(long, default_value_t = 24)]
+    random_max_ply: u32,
+    /// 0: random moves are any legal move. N > 1: one of the search's N best moves within
+    /// --random-multipv-diff of the best.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=64))]
+    random_multipv: u32,
+    /// Score margin of --random-multipv.
+    #[arg(long, default_value_t = 32000)]
+    random_multipv_diff: i32,
+    /// Positions before this game ply (plies from the start position) are not written.
+    #[arg(long, default_value_t = 16)]
+    min_ply: u32,
+    /// Skip positions in check.
+    #[arg(long, default_value_t = true, action = ArgAction::Set)]
+    skip_in_check: bool,
+    /// Skip positions whose best move is a capture or a promotion.
+    #[arg(long, default_value_t = true, action = ArgAction::Set)]
+    skip_noisy: bool,
+    /// Skip positions whose |score| is above this.
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(i32).range(0..=32000))]
+    eval_limit: i32,
+    /// A game that reaches this many plies is a draw.
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=65535))]
+    max_plies: u32,
+    /// Opening lines, one a line (USI moves from the start, or "sfen ... [moves ...]")
+    /// [default: the balanced openings of scripts/openings.sfen, built in].
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Table size of each game's search, MB.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    hash: u64,
+    /// Add to an existing file (a torn last record from a killed run is cut off first).
+    #[arg(long)]
+    append: bool,
+    /// Replace an existing file.
+    #[arg(long)]
+    overwrite: bool,
+    #[command(flatten)]
+    eval: EvalFlags,
+}
+
+impl GensfenCli {
+    fn into_args(self) -> GensfenArgs {
+        let defaults = GensfenConfig::default();
+        let limit = match (self.nodes, self.depth) {
+            (_, Some(d)) => MoveLimit::Depth(d),
+            (Some(n), None) => MoveLimit::Nodes(n),
+            (None, None) => defaults.limit,
+        };
+        let threads = self.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |t| t as usize,
+        );
+        GensfenArgs {
+            output: self.output,
+            mode: if self.append {
+                OpenMode::Append
+            } else if self.overwrite {
+                OpenMode::Overwrite
+            } else {
+                OpenMode::CreateNew
+            },
+            openings: self.openings,
+            eval: self.eval.args(),
+            config: GensfenConfig {
+                count: self.count,
+                limit,
+                threads,
+                seed: self.seed,
+                hash_mb: self.hash as usize,
+                random: RandomMoves {
+                    count: self.random_plies,
+                    min_ply: self.random_min_ply,
+                    max_ply: self.random_max_ply,
+                    multipv: self.random_multipv,
+                    multipv_diff: self.random_multipv_diff,
+                },
+                filter: tokin::gensfen::filter::RecordFilter {
+                    min_ply: self.min_ply,
+                    skip_in_check: self.skip_in_check,
+                    skip_noisy: self.skip_noisy,
+                    eval_limit: self.eval_limit,
+                },
+                max_plies: self.max_plies,
+                ..defaults
+            },
+        }
+    }
 }
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
     let cli = Cli::parse();
     let mut stdout = std::io::stdout().lock();
-    let result = match cli.command {
+    let result: Result<(), String> = match cli.command {
         None => {
             drop(stdout);
             tokin::usi::engine::run(std::io::stdin(), tokin::usi::output::Output::stdout());
@@ -139,8 +287,11 @@ fn main() -> ExitCode {
             sfen,
             variant,
             threads,
-        }) => cli::perft(&mut stdout, depth, sfen.as_deref(), variant, threads),
-        Some(Tool::Bench { depth, eval }) => cli::bench(&mut stdout, depth, &eval.args()),
+        }) => cli::perft(&mut stdout, depth, sfen.as_deref(), variant, threads)
+            .map_err(|e| e.to_string()),
+        Some(Tool::Bench { depth, eval }) => {
+            cli::bench(&mut stdout, depth, &eval.args()).map_err(|e| e.to_string())
+        }
         Some(Tool::Analyse {
             sfen,
             moves,
@@ -164,7 +315,8 @@ fn main() -> ExitCode {
                 variant,
                 eval: eval.args(),
             },
-        ),
+        )
+        .map_err(|e| e.to_string()),
         Some(Tool::Mate {
             sfen,
             file,
@@ -187,7 +339,28 @@ fn main() -> ExitCode {
                     variant,
                 },
             )
+            .map_err(|e| e.to_string())
         }
+        Some(Tool::Gensfen(args)) => {
+            data_cli::gensfen(&mut stdout, &args.into_args()).map_err(|e| e.to_string())
+        }
+        Some(Tool::Sfeninfo {
+            files,
+            score_bucket,
+            score_clamp,
+            ply_bucket,
+            show_errors,
+        }) => data_cli::sfeninfo(
+            &mut stdout,
+            &SfenInfoArgs {
+                files,
+                score_bucket,
+                score_clamp,
+                ply_bucket,
+                show_errors,
+            },
+        )
+        .map_err(|e| e.to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,10 +1,12 @@
-//! The rules of the game: types, bitboards, attack tables, positions, move generation, SFEN.
+//! The rules of the game: types, bitboards, attack tables, positions, move generation, SFEN and
+//! the packed SFEN of training records.
 //! No search, no I/O, no threads live here.
 
 pub mod attacks;
 pub mod bitboard;
 pub mod movegen;
 pub mod outcome;
+pub mod packed_sfen;
 pub mod position;
 pub mod sfen;
 pub mod stack_vec;

@@ -248,6 +248,26 @@ impl Setup {
         Ok(setup)
     }
 
+    /// The checks `parse` makes, for a setup built some other way (e.g. decoded from a binary
+    /// record): the variant's pieces only, no dead piece, no nifu, at most one king a side, no hand
+    /// pieces without drops, and no more of a kind than the variant's set has.
+    pub fn validate(&self) -> Result<(), SfenError> {
+        self.check_board(self.variant)?;
+        let mut hand_counts = [[0u32; 7]; 2];
+        for color in Color::ALL {
+            for kind in HandKind::ALL {
+                hand_counts[color.index()][kind.index()] = self.hands[color.index()].count(kind);
+            }
+        }
+        if !self.variant.has_drops() && hand_counts.iter().flatten().any(|&n| n > 0) {
+            return Err(SfenError::HandsWithoutDrops {
+                text: format!("{:?} {:?}", self.hands[0], self.hands[1]),
+                variant: self.variant,
+            });
+        }
+        self.check_counts(&hand_counts)
+    }
+
     /// Pieces of the variant, dead pieces, nifu, kings: what can be checked square by square.
     fn check_board(&self, variant: Variant) -> Result<(), SfenError> {
         let mut kings = [0u32; 2];

@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod command;
+pub mod data_cli;
 pub mod display;
 pub mod engine;
 pub mod evaluation;

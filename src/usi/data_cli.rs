@@ -1,0 +1,357 @@
+//! The training-data tools: `tokin gensfen` (self-play into `PackedSfenValue` files) and
+//! `tokin sfeninfo` (what a set of such files holds). The work is in `crate::gensfen` and
+//! `crate::psv`; this module turns options into a run, draws the progress line on stderr and
+//! writes the summaries.
+
+use crate::core::Variant;
+use crate::gensfen::openings::{self, OpeningsError};
+use crate::gensfen::{self, GensfenConfig, GensfenError, GensfenReport, Progress};
+use crate::psv::{DataSummary, OpenMode, PsvReader, PsvWriter, ReadError, WriteError};
+use crate::usi::cli::{CliError, EvalArgs};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+#[derive(Debug, thiserror::Error)]
+pub enum DataCliError {
+    #[error("{0}")]
+    Openings(#[from] OpeningsError),
+    #[error("{0}")]
+    Evaluation(#[from] CliError),
+    #[error("{0}{hint}", hint = exists_hint(.0))]
+    Open(WriteError),
+    #[error("{0}")]
+    Gensfen(#[from] GensfenError),
+    #[error("{0}")]
+    Read(#[from] ReadError),
+    #[error("{files} of the files could not be read")]
+    Unreadable { files: usize },
+    #[error("output: {0}")]
+    Io(#[from] io::Error),
+}
+
+fn exists_hint(e: &WriteError) -> &'static str {
+    match e {
+        WriteError::Exists { .. } => " (--append adds to it, --overwrite replaces it)",
+        _ => "",
+    }
+}
+
+/// What `tokin gensfen` was asked for.
+#[derive(Clone, Debug)]
+pub struct GensfenArgs {
+    pub output: PathBuf,
+    pub mode: OpenMode,
+    /// `None`: the openings built in (scripts/openings.sfen).
+    pub openings: Option<PathBuf>,
+    /// The evaluation both sides play with; it replaces `config.evaluation`.
+    pub eval: EvalArgs,
+    pub config: GensfenConfig,
+}
+
+/// How often the progress line is written when stderr is not a terminal (a log file).
+const LOG_INTERVAL: Duration = Duration::from_secs(30);
+
+/// `tokin gensfen`: plays the games, writes the records, prints a summary on `out`.
+pub fn gensfen(out: &mut dyn Write, args: &GensfenArgs) -> Result<(), DataCliError> {
+    args.config.validate().map_err(GensfenError::from)?;
+    let openings = match &args.openings {
+        Some(path) => openings::read_openings(path)?,
+        None => openings::parse_openings(openings::BUILT_IN, "built-in openings")?,
+    };
+    let config = GensfenConfig {
+        evaluation: args.eval.load(Variant::Shogi, &mut io::stderr())?,
+        ..args.config.clone()
+    };
+    let mut writer = PsvWriter::open(&args.output, args.mode).map_err(DataCliError::Open)?;
+    if writer.trimmed_bytes() > 0 {
+        eprintln!(
+            "gensfen: {} ended in {} bytes of a partial record (a killed run); cut off",
+            args.output.display(),
+            writer.trimmed_bytes()
+        );
+    }
+    let mut line = ProgressLine::new(&config, writer.records());
+    let result = gensfen::run(&config, &openings, &mut writer, &mut |p| line.update(p));
+    line.finish();
+    let report = result?;
+    let kept = writer.finish().map_err(GensfenError::from)?;
+    write_gensfen_report(out, &args.output, &config, &report, kept)?;
+    Ok(())
+}
+
+/// The progress line: an indicatif bar on a terminal, a plain line every `LOG_INTERVAL` otherwise.
+struct ProgressLine {
+    bar: Option<ProgressBar>,
+    threads: usize,
+    last_log: Instant,
+    started: Instant,
+}
+
+impl ProgressLine {
+    fn new(config: &GensfenConfig, records: u64) -> ProgressLine {
+        let bar = io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::with_draw_target(
+                Some(config.count),
+                ProgressDrawTarget::stderr_with_hz(4),
+            );
+            let style = ProgressStyle::with_template(
+                "gensfen {bar:30} {human_pos}/{human_len} records, {msg} [{elapsed}, ETA {eta}]",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            // ASCII, like everything Tokin prints.
+            .progress_chars("#>-");
+            bar.set_style(style);
+            bar.set_position(records);
+            bar.reset_eta();
+            bar
+        });
+        ProgressLine {
+            bar,
+            threads: config.threads,
+            last_log: Instant::now(),
+            started: Instant::now(),
+        }
+    }
+
+    fn update(&mut self, p: &Progress) {
+        let rate = p.written as f64 / p.elapsed.as_secs_f64().max(1e-3);
+        let msg = format!(
+            "{:.0} records/s ({:.0} a thread), games done: {}",
+            rate,
+            rate / self.threads as f64,
+            p.games
+        );
+        match &self.bar {
+            Some(bar) => {
+                bar.set_position(p.records);
+                bar.set_message(msg);
+            }
+            None if self.last_log.elapsed() >= LOG_INTERVAL => {
+                self.last_log = Instant::now();
+                let left = p.target.saturating_sub(p.records);
+                eprintln!(
+                    "gensfen: {}/{} records ({:.1}%), {msg}, {} s, ETA {}",
+                    p.records,
+                    p.target,
+                    100.0 * p.records as f64 / p.target.max(1) as f64,
+                    self.started.elapsed().as_secs(),
+                    format_duration(left as f64 / rate.max(1e-9))
+                );
+            }
+            None => {}
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn format_duration(seconds: f64) -> String {
+    if !seconds.is_finite() || seconds > 1e9 {
+        return "unknown".into();
+    }
+    let s = seconds.round() as u64;
+    match s {
+        0..=59 => format!("{s}s"),
+        60..=3599 => format!("{}m{:02}s", s / 60, s % 60),
+        _ => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
+    }
+}
+
+fn percent(part: u64, whole: u64) -> String {
+    format!("{:.1}%", 100.0 * part as f64 / whole.max(1) as f64)
+}
+
+fn write_gensfen_report(
+    out: &mut dyn Write,
+    path: &Path,
+    config: &GensfenConfig,
+    r: &GensfenReport,
+    kept: u64,
+) -> io::Result<()> {
+    let secs = r.elapsed.as_secs_f64().max(1e-3);
+    let rate = r.written() as f64 / secs;
+    writeln!(
+        out,
+        "wrote {} records to {} (it holds {kept}) from {} games in {:.1} s: {:.0} records/s, {:.0} a thread",
+        r.written(),
+        path.display(),
+        r.games,
+        secs,
+        rate,
+        rate / config.threads as f64
+    )?;
+    let e = &r.ends;
+    writeln!(
+        out,
+        "games: Black won {}, White won {}, drawn {} (checkmate {}, declaration {}, perpetual check {}, repetition {}, {} plies {}, other {})",
+        e.black_wins, e.white_wins, e.draws, e.checkmate, e.declaration, e.perpetual_check,
+        e.repetition, config.max_plies, e.max_plies, e.other
+    )?;
+    writeln!(
+        out,
+        "plies {} ({:.1} a game), {} searches of {:.0} nodes on average, {:.0} nodes/s a thread",
+        r.plies,
+        r.plies as f64 / r.games.max(1) as f64,
+        r.searches,
+        r.nodes as f64 / r.searches.max(1) as f64,
+        r.nodes as f64 / secs / config.threads as f64
+    )?;
+    let s = &r.skipped;
+    writeln!(
+        out,
+        "not written: {} (before ply {} {}, in check {}, capture or promotion {}, |score| > {} {}, before a random move {})",
+        s.total(),
+        config.filter.min_ply,
+        s.early,
+        s.in_check,
+        s.noisy,
+        config.filter.eval_limit,
+        s.score,
+        s.before_random
+    )?;
+    Ok(())
+}
+
+/// What `tokin sfeninfo` reads.
+#[derive(Clone, Debug)]
+pub struct SfenInfoArgs {
+    pub files: Vec<PathBuf>,
+    pub score_bucket: i32,
+    pub score_clamp: i32,
+    pub ply_bucket: u32,
+    /// Bad records to describe one by one (the rest are counted).
+    pub show_errors: usize,
+}
+
+/// `tokin sfeninfo`: reads every record of the files and prints counts and histograms.
+pub fn sfeninfo(out: &mut dyn Write, args: &SfenInfoArgs) -> Result<(), DataCliError> {
+    let mut reader = PsvReader::new(&args.files);
+    let mut summary = DataSummary::new(args.score_bucket, args.score_clamp, args.ply_bucket);
+    let mut shown = 0;
+    for item in reader.by_ref() {
+        match item {
+            Ok(record) => summary.add(&record),
+            Err(e @ ReadError::BadRecord { .. }) => {
+                if shown < args.show_errors {
+                    writeln!(out, "bad record: {e}")?;
+                    shown += 1;
+                }
+            }
+            Err(e) => writeln!(out, "error: {e}")?,
+        }
+    }
+    let c = reader.counts();
+    writeln!(
+        out,
+        "files: {} read, {} unreadable, {} ending in a partial record ({} bytes)",
+        c.files, c.unreadable_files, c.truncated_files, c.trailing_bytes
+    )?;
+    writeln!(
+        out,
+        "records: {} ({} bad: position {}, move {}, result {})",
+        c.records,
+        c.bad(),
+        c.bad_position,
+        c.bad_move,
+        c.bad_result
+    )?;
+    write_summary(out, &summary)?;
+    if c.unreadable_files > 0 {
+        return Err(DataCliError::Unreadable {
+            files: c.unreadable_files,
+        });
+    }
+    Ok(())
+}
+
+fn write_summary(out: &mut dyn Write, s: &DataSummary) -> io::Result<()> {
+    let n = s.records;
+    if n == 0 {
+        return writeln!(out, "no good records");
+    }
+    writeln!(
+        out,
+        "side to move: Black {}, White {}; in check {}",
+        percent(s.black_to_move, n),
+        percent(n - s.black_to_move, n),
+        percent(s.in_check, n)
+    )?;
+    let r = &s.results;
+    writeln!(
+        out,
+        "results for the side to move: win {}, draw {}, loss {}",
+        percent(r.wins, n),
+        percent(r.draws, n),
+        percent(r.losses, n)
+    )?;
+    writeln!(
+        out,
+        "best moves: capture {}, promotion {}, drop {}",
+        percent(s.captures, n),
+        percent(s.promotions, n),
+        percent(s.drops, n)
+    )?;
+    let (mean, dev) = s.score_mean_and_deviation();
+    writeln!(
+        out,
+        "score: mean {mean:.1}, deviation {dev:.1}, min {}, max {}, mate scores {}",
+        s.score_min, s.score_max, s.mate_scores
+    )?;
+    writeln!(
+        out,
+        "game ply: mean {:.1}, min {}, max {}",
+        s.ply_mean(),
+        s.ply_min,
+        s.ply_max
+    )?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{:<16} {:>10} {:>7} {:>7} {:>7} {:>7}  side to move's expected score",
+        "score", "records", "share", "win", "draw", "loss"
+    )?;
+    let (w, limit) = (s.score_bucket, s.score_clamp / s.score_bucket);
+    for (&b, counts) in &s.by_score {
+        let label = if b >= limit {
+            format!(">= {}", limit * w)
+        } else if b < -limit {
+            format!("< {}", -limit * w)
+        } else {
+            format!("[{}, {})", b * w, (b + 1) * w)
+        };
+        let t = counts.total();
+        writeln!(
+            out,
+            "{label:<16} {t:>10} {:>7} {:>7} {:>7} {:>7}  {:.3} {}",
+            percent(t, n),
+            percent(counts.wins, t),
+            percent(counts.draws, t),
+            percent(counts.losses, t),
+            counts.expected(),
+            bar(t, n)
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(out, "{:<16} {:>10} {:>7}", "game ply", "records", "share")?;
+    for (&b, &count) in &s.by_ply {
+        let label = format!("[{}, {})", b * s.ply_bucket, (b + 1) * s.ply_bucket);
+        writeln!(
+            out,
+            "{label:<16} {count:>10} {:>7}  {}",
+            percent(count, n),
+            bar(count, n)
+        )?;
+    }
+    Ok(())
+}
+
+/// An ASCII bar, 50 characters for the whole.
+fn bar(part: u64, whole: u64) -> String {
+    "#".repeat((50 * part / whole.max(1)) as usize)
+}

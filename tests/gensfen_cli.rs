@@ -1,0 +1,251 @@
+//! `tokin gensfen` and `tokin sfeninfo` through the real binary: determinism, resuming, refusing
+//! to overwrite, bad options and unwritable outputs, and the data checker.
+
+mod common;
+#[path = "common/nnue.rs"]
+mod reference;
+
+use common::{run_tokin as tokin, stdout_lines};
+use std::path::{Path, PathBuf};
+use tokin::psv::{PsvReader, RECORD_BYTES};
+
+fn temp(name: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("tokin-gensfen-{}-{name}", std::process::id()));
+    std::fs::remove_file(&path).ok();
+    path
+}
+
+/// A quick run: 200 nodes a move, one thread.
+fn gensfen(output: &Path, count: u64, seed: u64, extra: &[&str]) -> std::process::Output {
+    let count = count.to_string();
+    let seed = seed.to_string();
+    let mut args = vec![
+        "gensfen",
+        "--output",
+        output.to_str().expect("utf-8 temp path"),
+        "--count",
+        &count,
+        "--nodes",
+        "200",
+        "--threads",
+        "1",
+        "--seed",
+        &seed,
+        "--hash",
+        "1",
+    ];
+    args.extend_from_slice(extra);
+    tokin(&args)
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn one_thread_and_a_seed_give_the_same_file_and_another_seed_another() {
+    let (a, b, c) = (temp("det-a.bin"), temp("det-b.bin"), temp("det-c.bin"));
+    for (path, seed) in [(&a, 5), (&b, 5), (&c, 6)] {
+        let out = gensfen(path, 120, seed, &[]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let (a_bytes, b_bytes, c_bytes) = (
+        std::fs::read(&a).unwrap(),
+        std::fs::read(&b).unwrap(),
+        std::fs::read(&c).unwrap(),
+    );
+    assert_eq!(a_bytes.len(), 120 * RECORD_BYTES);
+    assert_eq!(a_bytes, b_bytes);
+    assert_ne!(a_bytes, c_bytes);
+    // Every record decodes and passes the default filters.
+    let mut n = 0;
+    for r in PsvReader::new([&a]) {
+        let r = r.expect("good record");
+        assert!(r.game_ply >= 16 && r.score.abs() <= 3000 && !r.position.in_check());
+        n += 1;
+    }
+    assert_eq!(n, 120);
+    for p in [a, b, c] {
+        std::fs::remove_file(p).ok();
+    }
+}
+
+#[test]
+fn the_summary_names_what_was_written() {
+    let path = temp("summary.bin");
+    let out = gensfen(&path, 40, 1, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = stdout_lines(&out);
+    assert!(lines[0].starts_with("wrote 40 records to "), "{lines:?}");
+    assert!(lines[0].contains("(it holds 40)"), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("games: Black won ")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("not written: ")),
+        "{lines:?}"
+    );
+    std::fs::remove_file(path).ok();
+}
+
+#[test]
+fn an_existing_file_is_kept_unless_told_and_append_resumes_to_the_count() {
+    let path = temp("resume.bin");
+    let out = gensfen(&path, 50, 3, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let first = std::fs::read(&path).unwrap();
+
+    let out = gensfen(&path, 80, 3, &[]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("already exists") && err.contains("--append"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), first, "the file was touched");
+
+    // A killed run leaves a torn record: appending cuts it off and completes the count with
+    // games of its own (the records already there change the seed).
+    let mut torn = first.clone();
+    torn.extend_from_slice(&[7; 13]);
+    std::fs::write(&path, &torn).unwrap();
+    let out = gensfen(&path, 80, 3, &["--append"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("13 bytes of a partial record"),
+        "{}",
+        stderr(&out)
+    );
+    let resumed = std::fs::read(&path).unwrap();
+    assert_eq!(resumed.len(), 80 * RECORD_BYTES);
+    assert_eq!(&resumed[..first.len()], &first[..]);
+    assert_ne!(&resumed[first.len()..], &first[..30 * RECORD_BYTES]);
+
+    // Already at the count: nothing to do.
+    let out = gensfen(&path, 60, 3, &["--append"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&path).unwrap().len(), 80 * RECORD_BYTES);
+
+    let out = gensfen(&path, 10, 3, &["--overwrite"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&path).unwrap().len(), 10 * RECORD_BYTES);
+    std::fs::remove_file(path).ok();
+}
+
+#[test]
+fn bad_options_and_unwritable_outputs_fail_with_a_message() {
+    let path = temp("bad.bin");
+    for (extra, expect) in [
+        (
+            &["--random-min-ply", "30", "--random-max-ply", "10"][..],
+            "after their last",
+        ),
+        (&["--append", "--overwrite"][..], "cannot be used with"),
+        (&["--depth", "3"][..], "cannot be used with"),
+        (&["--eval-limit", "40000"][..], "eval-limit"),
+        (&["--skip-noisy", "maybe"][..], "skip-noisy"),
+        (
+            &["--openings", "/nonexistent/openings.sfen"][..],
+            "cannot read",
+        ),
+    ] {
+        let out = gensfen(&path, 10, 1, extra);
+        assert!(!out.status.success(), "{extra:?}");
+        assert!(stderr(&out).contains(expect), "{extra:?}: {}", stderr(&out));
+        assert!(!path.exists(), "{extra:?} created the output");
+    }
+    let out = tokin(&[
+        "gensfen",
+        "--output",
+        path.to_str().unwrap(),
+        "--count",
+        "0",
+    ]);
+    assert!(!out.status.success() && stderr(&out).contains("count"));
+
+    let missing_dir = temp("no-such-dir").join("out.bin");
+    let out = gensfen(&missing_dir, 10, 1, &[]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("cannot open"), "{}", stderr(&out));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_fails_with_a_message() {
+    let out = gensfen(Path::new("/dev/full"), 10, 1, &["--overwrite"]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("writing /dev/full failed"), "{err}");
+    assert!(err.contains("0 whole records"), "{err}");
+}
+
+#[test]
+fn sfeninfo_counts_records_and_bad_ones() {
+    let path = temp("info.bin");
+    let out = gensfen(&path, 30, 2, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[RECORD_BYTES + 38] = 9; // record 1's result
+    bytes.extend_from_slice(&[0; 5]);
+    std::fs::write(&path, &bytes).unwrap();
+
+    let out = tokin(&["sfeninfo", path.to_str().unwrap(), path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = stdout_lines(&out);
+    let has = |prefix: &str| lines.iter().any(|l| l.starts_with(prefix));
+    assert!(has("bad record: "), "{lines:?}");
+    assert!(
+        has("files: 2 read, 0 unreadable, 2 ending in a partial record (10 bytes)"),
+        "{lines:?}"
+    );
+    assert!(
+        has("records: 60 (2 bad: position 0, move 0, result 2)"),
+        "{lines:?}"
+    );
+    assert!(has("results for the side to move: "), "{lines:?}");
+    assert!(has("score "), "{lines:?}");
+
+    let out = tokin(&["sfeninfo", "/nonexistent/data.bin"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("could not be read"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::remove_file(path).ok();
+}
+
+#[test]
+fn a_network_file_plays_the_games() {
+    let net = temp("nn.bin");
+    reference::ReferenceNet::random(2).write(&net);
+    let (with_net, without) = (temp("net.bin"), temp("no-net.bin"));
+    let limits = ["--max-plies", "120"];
+    let evalfile = ["--max-plies", "120", "--evalfile", net.to_str().unwrap()];
+    let out = gensfen(&with_net, 30, 4, &evalfile);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = gensfen(&without, 30, 4, &limits);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_ne!(
+        std::fs::read(&with_net).unwrap(),
+        std::fs::read(&without).unwrap(),
+        "the network changed nothing"
+    );
+    let bad_net_output = temp("bad-net.bin");
+    let out = gensfen(
+        &bad_net_output,
+        30,
+        4,
+        &["--evalfile", "/nonexistent/nn.bin"],
+    );
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("cannot open"), "{}", stderr(&out));
+    assert!(
+        !bad_net_output.exists(),
+        "an output made before the evaluation was checked"
+    );
+    for p in [net, with_net, without] {
+        std::fs::remove_file(p).ok();
+    }
+}
