@@ -8,10 +8,9 @@ use crate::gensfen::openings::{self, OpeningsError};
 use crate::gensfen::{self, GensfenConfig, GensfenError, GensfenReport, Progress};
 use crate::psv::{DataSummary, OpenMode, PsvReader, PsvWriter, ReadError, WriteError};
 use crate::usi::cli::{CliError, EvalArgs};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{self, IsTerminal, Write};
+use crate::usi::progress;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 #[derive(Debug, thiserror::Error)]
 pub enum DataCliError {
@@ -50,9 +49,6 @@ pub struct GensfenArgs {
     pub config: GensfenConfig,
 }
 
-/// How often the progress line is written when stderr is not a terminal (a log file).
-const LOG_INTERVAL: Duration = Duration::from_secs(30);
-
 /// `tokin gensfen`: plays the games, writes the records, prints a summary on `out`.
 pub fn gensfen(out: &mut dyn Write, args: &GensfenArgs) -> Result<(), DataCliError> {
     args.config.validate().map_err(GensfenError::from)?;
@@ -81,37 +77,17 @@ pub fn gensfen(out: &mut dyn Write, args: &GensfenArgs) -> Result<(), DataCliErr
     Ok(())
 }
 
-/// The progress line: an indicatif bar on a terminal, a plain line every `LOG_INTERVAL` otherwise.
+/// gensfen's progress: records written, with the rate per thread and the games played.
 struct ProgressLine {
-    bar: Option<ProgressBar>,
+    line: progress::ProgressLine,
     threads: usize,
-    last_log: Instant,
-    started: Instant,
 }
 
 impl ProgressLine {
     fn new(config: &GensfenConfig, records: u64) -> ProgressLine {
-        let bar = io::stderr().is_terminal().then(|| {
-            let bar = ProgressBar::with_draw_target(
-                Some(config.count),
-                ProgressDrawTarget::stderr_with_hz(4),
-            );
-            let style = ProgressStyle::with_template(
-                "gensfen {bar:30} {human_pos}/{human_len} records, {msg} [{elapsed}, ETA {eta}]",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            // ASCII, like everything Tokin prints.
-            .progress_chars("#>-");
-            bar.set_style(style);
-            bar.set_position(records);
-            bar.reset_eta();
-            bar
-        });
         ProgressLine {
-            bar,
+            line: progress::ProgressLine::new("gensfen", "records", config.count, records),
             threads: config.threads,
-            last_log: Instant::now(),
-            started: Instant::now(),
         }
     }
 
@@ -123,43 +99,11 @@ impl ProgressLine {
             rate / self.threads as f64,
             p.games
         );
-        match &self.bar {
-            Some(bar) => {
-                bar.set_position(p.records);
-                bar.set_message(msg);
-            }
-            None if self.last_log.elapsed() >= LOG_INTERVAL => {
-                self.last_log = Instant::now();
-                let left = p.target.saturating_sub(p.records);
-                eprintln!(
-                    "gensfen: {}/{} records ({:.1}%), {msg}, {} s, ETA {}",
-                    p.records,
-                    p.target,
-                    100.0 * p.records as f64 / p.target.max(1) as f64,
-                    self.started.elapsed().as_secs(),
-                    format_duration(left as f64 / rate.max(1e-9))
-                );
-            }
-            None => {}
-        }
+        self.line.update(p.records, msg);
     }
 
     fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
-}
-
-fn format_duration(seconds: f64) -> String {
-    if !seconds.is_finite() || seconds > 1e9 {
-        return "unknown".into();
-    }
-    let s = seconds.round() as u64;
-    match s {
-        0..=59 => format!("{s}s"),
-        60..=3599 => format!("{}m{:02}s", s / 60, s % 60),
-        _ => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
+        self.line.finish();
     }
 }
 

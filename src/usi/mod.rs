@@ -11,3 +11,4 @@ pub mod input;
 pub mod mate;
 pub mod options;
 pub mod output;
+pub mod progress;
