@@ -1,6 +1,7 @@
 //! Tokin: a USI shogi engine.
 
 pub mod core;
+pub mod csa;
 pub mod eval;
 pub mod large_table;
 pub mod mate;
