@@ -95,7 +95,9 @@ impl Journal {
 
     /// The summary being read is for `game_id`: its log starts (with the lines so far).
     pub fn open_game(&mut self, game_id: &str) -> Option<PathBuf> {
-        self.close_game();
+        if let Some(mut f) = self.game.take() {
+            let _ = f.flush();
+        }
         let path = unused_path(&self.dir, &file_stem(game_id), "log");
         match File::create(&path) {
             Ok(mut f) => {
