@@ -185,7 +185,7 @@ fn play(plan: Plan, black: &[&str], white: &[&str]) -> (Report, Finished, Finish
     (report, b, w)
 }
 
-fn with(base: &[&'static str], more: &[&'static str]) -> Vec<&'static str> {
+fn with<'a>(base: &[&'a str], more: &[&'a str]) -> Vec<&'a str> {
     base.iter().chain(more).copied().collect()
 }
 
@@ -195,7 +195,10 @@ fn mate_ends_with_the_mated_side_resigning() {
     let mut plan = Plan::new("mate", "mater", "mated", Time::msec(10_000, 1000, 0));
     // G*5b mates (the gold on 5c guards it).
     plan.position = lines("4k4/9/4G4/9/9/9/9/9/4K4 b G 1");
-    let (report, b, w) = play(plan, &with(FAST, &["--ponder"]), FAST);
+    let session_log = Path::new(env!("CARGO_TARGET_TMPDIR")).join("csa-mated-session.log");
+    let _ = std::fs::remove_file(&session_log);
+    let white = with(FAST, &["--log", session_log.to_str().unwrap()]);
+    let (report, b, w) = play(plan, &with(FAST, &["--ponder"]), &white);
     assert_eq!(report.reason, "#RESIGN");
     assert_eq!(report.winner, Some(Color::Black));
     assert!(report.no_legal_move && report.in_check, "{report:?}");
@@ -224,6 +227,11 @@ fn mate_ends_with_the_mated_side_resigning() {
         assert!(log.contains(expected), "{expected} missing:\n{log}");
     }
     assert!(w.out.contains("loss"), "{}", w.out);
+    // The session log has everything, the password hidden.
+    let session = std::fs::read_to_string(&session_log).unwrap();
+    assert!(session.contains("> LOGIN mated *****\n"), "{session}");
+    assert!(!session.contains(" pw"), "{session}");
+    assert!(session.contains("< LOGIN:mated OK") && session.contains("< #LOSE"));
     assert!(b.out.contains("played 1 games: 1 won"), "{}", b.out);
 }
 

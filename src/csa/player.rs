@@ -157,7 +157,11 @@ impl<S: Searcher> Player<S> {
     /// opponent's move, or `START`, arrived). A ponder search on the move just played continues.
     pub fn think(&mut self, game: &Game, received: Instant) {
         if let State::Pondering { search, root, .. } = &self.state {
-            if root.key() == game.pos.key() && root.history_len() == game.pos.history_len() {
+            let same = root.key() == game.pos.key()
+                && root.history_len() == game.pos.history_len()
+                && root.last_move() == game.pos.last_move();
+            // A ponder search answers only at its ponderhit, so one still running is ours to hit.
+            if same && self.pool.is_searching() {
                 let (search, root) = (*search, root.clone());
                 self.pool
                     .ponderhit(Some(our_limits(&game.clock, game, received)), received);
