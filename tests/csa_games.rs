@@ -454,7 +454,13 @@ fn bad_server_input_is_survived() {
         expect(&mut r, "REJECT bad+1");
         s.write_all(b"REJECT:bad+1 by victim\n").unwrap();
         drop(s);
-        // Second connection: a proper game that Black resigns after one move each.
+        // Second connection: the login refused, as shogi-server refuses a name it still counts in
+        // a game; known-good credentials make that a reason to retry.
+        let (mut s, mut r) = accept();
+        expect(&mut r, "LOGIN victim pw");
+        s.write_all(b"LOGIN:incorrect\n").unwrap();
+        drop(s);
+        // Third connection: a proper game that Black resigns after one move each.
         let (mut s, mut r) = accept();
         expect(&mut r, "LOGIN victim pw");
         s.write_all(b"LOGIN:victim OK\n").unwrap();
@@ -475,6 +481,7 @@ fn bad_server_input_is_survived() {
         "ignored: 'hello'",
         "refusing the game: summary line 'Time_Unit:1hour'",
         "trying again in 1 s",
+        "refused the login (it may still hold our previous connection)); trying again in 2 s",
         "1 won",
     ] {
         assert!(c.out.contains(expected), "{expected}:\n{}", c.out);

@@ -104,6 +104,7 @@ pub fn run_with<S: Searcher>(
     let mut report = Report::default();
     let mut failures = 0u32;
     let mut connection = 0u64;
+    let mut logged_in = false;
     while report.played < settings.games {
         connection += 1;
         say(
@@ -126,6 +127,7 @@ pub fn run_with<S: Searcher>(
             connection,
             &mut journal,
             console,
+            &mut logged_in,
         ) {
             Ok(Outcome::Played(game)) => {
                 let path = save_record(settings, &game, &mut journal, console);
@@ -139,6 +141,13 @@ pub fn run_with<S: Searcher>(
                 failures = 0;
                 None
             }
+            // shogi-server refuses a second login under a name whose first connection it still
+            // counts in a game (it has not noticed that connection drop yet): once the id and
+            // password have worked, a refusal is a reason to wait, not to give up.
+            Ok(Outcome::LoginRefused) if logged_in => Some(
+                "the server refused the login (it may still hold our previous connection)"
+                    .to_string(),
+            ),
             Ok(Outcome::LoginRefused) => {
                 journal.note("login refused");
                 return Err(CsaError::LoginRefused(settings.id.clone()));
@@ -236,7 +245,9 @@ fn connect(host: &str, port: u16) -> io::Result<TcpStream> {
     Err(last)
 }
 
-/// One connection: log in, play at most one game, and say how it went.
+/// One connection: log in, play at most one game, and say how it went (`logged_in` is set once the
+/// server accepts the login).
+#[allow(clippy::too_many_arguments)]
 fn play_connection<S: Searcher>(
     settings: &Settings,
     player: &mut Player<S>,
@@ -245,6 +256,7 @@ fn play_connection<S: Searcher>(
     connection: u64,
     journal: &mut Journal,
     console: &mut dyn Write,
+    logged_in: &mut bool,
 ) -> io::Result<Outcome> {
     let stream = connect(&settings.host, settings.port)?;
     stream.set_nodelay(true)?;
@@ -277,6 +289,7 @@ fn play_connection<S: Searcher>(
         }
         for note in session.take_notes() {
             match note {
+                Note::LoggedIn => *logged_in = true,
                 Note::Progress(text) => say(console, journal, &text),
                 Note::Warn(text) => say(console, journal, &format!("warning: {text}")),
                 Note::Info(text) => journal.note(&text),

@@ -57,6 +57,8 @@ pub enum Outcome {
 /// A line for the log (and, for `Progress`, for the console).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Note {
+    /// The server accepted our login.
+    LoggedIn,
     Progress(String),
     Info(String),
     Warn(String),
@@ -257,19 +259,20 @@ impl<'p, S: Searcher> Session<'p, S> {
         match std::mem::replace(&mut self.phase, Phase::Over) {
             Phase::LoggingIn { since } => match parsed {
                 ServerLine::LoginOk { name } => {
+                    self.notes.push(Note::LoggedIn);
                     self.progress(format!("logged in as {name}; waiting for a game"));
                     self.phase = Phase::Waiting;
                 }
                 ServerLine::LoginIncorrect => return Some(Outcome::LoginRefused),
-                other => {
-                    self.unexpected(&other, "before the login answer");
+                _ => {
+                    self.unexpected(text, "before the login answer");
                     self.phase = Phase::LoggingIn { since };
                 }
             },
             Phase::Waiting => match parsed {
                 ServerLine::BeginSummary => self.phase = Phase::Summary(Box::default()),
-                other => {
-                    self.unexpected(&other, "while waiting for a game");
+                _ => {
+                    self.unexpected(text, "while waiting for a game");
                     self.phase = Phase::Waiting;
                 }
             },
@@ -283,17 +286,17 @@ impl<'p, S: Searcher> Session<'p, S> {
             },
             Phase::Refusing { reason, since } => match parsed {
                 ServerLine::Reject { .. } => return Some(Outcome::Rejected(reason)),
-                other => {
-                    self.unexpected(&other, "after refusing a game");
+                _ => {
+                    self.unexpected(text, "after refusing a game");
                     self.phase = Phase::Refusing { reason, since };
                 }
             },
-            Phase::Agreed(game) => return self.agreed(game, parsed, at),
-            Phase::Playing(game) => return self.playing(game, parsed, at),
+            Phase::Agreed(game) => return self.agreed(game, parsed, text, at),
+            Phase::Playing(game) => return self.playing(game, parsed, text, at),
             Phase::LoggingOut { game, since } => match parsed {
                 ServerLine::LogoutCompleted => return Some(Outcome::Played(game)),
-                other => {
-                    self.unexpected(&other, "after the game");
+                _ => {
+                    self.unexpected(text, "after the game");
                     self.phase = Phase::LoggingOut { game, since };
                 }
             },
@@ -302,8 +305,8 @@ impl<'p, S: Searcher> Session<'p, S> {
         None
     }
 
-    fn unexpected(&mut self, line: &ServerLine, when: &str) {
-        self.warn(format!("ignored an unexpected line {when}: {line:?}"));
+    fn unexpected(&mut self, line: &str, when: &str) {
+        self.warn(format!("ignored an unexpected line {when}: '{line}'"));
     }
 
     fn summary_done(
@@ -358,7 +361,13 @@ impl<'p, S: Searcher> Session<'p, S> {
         }
     }
 
-    fn agreed(&mut self, mut game: Box<Game>, line: ServerLine, at: Instant) -> Option<Outcome> {
+    fn agreed(
+        &mut self,
+        mut game: Box<Game>,
+        line: ServerLine,
+        text: &str,
+        at: Instant,
+    ) -> Option<Outcome> {
         match line {
             ServerLine::Start { game_id } => {
                 if game_id != game.summary.game_id {
@@ -378,15 +387,21 @@ impl<'p, S: Searcher> Session<'p, S> {
             ServerLine::Reject { game_id, by } => Some(Outcome::Rejected(format!(
                 "game {game_id} was refused by {by}"
             ))),
-            other => {
-                self.unexpected(&other, "while waiting for START");
+            _ => {
+                self.unexpected(text, "while waiting for START");
                 self.phase = Phase::Agreed(game);
                 None
             }
         }
     }
 
-    fn playing(&mut self, mut game: Box<Game>, line: ServerLine, at: Instant) -> Option<Outcome> {
+    fn playing(
+        &mut self,
+        mut game: Box<Game>,
+        line: ServerLine,
+        text: &str,
+        at: Instant,
+    ) -> Option<Outcome> {
         match line {
             ServerLine::Move(m) => {
                 let mover = game.pos.side_to_move();
@@ -411,7 +426,7 @@ impl<'p, S: Searcher> Session<'p, S> {
                 game.ending.reasons.push(reason);
             }
             ServerLine::End(EndMarker::Verdict(v)) => game.ending.verdict = Some(v),
-            other => self.unexpected(&other, "during the game"),
+            _ => self.unexpected(text, "during the game"),
         }
         if game.ending.is_final() {
             return self.game_over(game);
