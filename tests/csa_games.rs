@@ -373,7 +373,7 @@ fn a_dropped_game_is_resumed_from_its_moves() {
         assert!(records.iter().any(|(_, r)| r.contains("\n%CHUDAN\n")));
         assert!(records
             .iter()
-            .any(|(_, r)| r.contains("'the first 1 moves came with the game summary")));
+            .any(|(_, r)| r.contains("'the first move came with the game summary")));
     }
 }
 
@@ -489,13 +489,24 @@ fn bad_server_input_is_survived() {
 }
 
 #[test]
-fn a_refused_login_and_a_missing_server_end_with_the_reason() {
+fn a_refused_login_a_missing_network_and_a_missing_server_end_with_the_reason() {
     let _serial = serial();
     let server = TestServer::start(Vec::new());
     let c = client(server.port, "nobody", &["--password", "bad"]);
     let f = c.finish(Duration::from_secs(20), Some(&server));
     assert!(!f.status.success());
     assert!(f.err.contains("LOGIN:incorrect"), "{}", f.err);
+
+    // A network file that is not there: the run does not start on another evaluation.
+    let f = client(
+        server.port,
+        "nonet",
+        &["--option", "EvalFile=/no/such/nn.bin"],
+    )
+    .finish(Duration::from_secs(20), Some(&server));
+    assert!(!f.status.success());
+    assert!(f.err.contains("tokin csa: evaluation: "), "{}", f.err);
+    assert!(!server.transcript().contains("nonet"), "it connected");
 
     let port = {
         let l = TcpListener::bind("127.0.0.1:0").unwrap();

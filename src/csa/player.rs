@@ -91,10 +91,6 @@ impl<S: Searcher> Player<S> {
         }
     }
 
-    pub fn options(&self) -> &Options {
-        &self.options
-    }
-
     /// Tables, hash and evaluation (what USI's `isready` does), before the first game; returns
     /// what is worth telling, or why the evaluation the options ask for cannot be loaded (a network
     /// game should not start on another evaluation than the one asked for).

@@ -93,12 +93,12 @@ pub fn write_record(game: &Game) -> String {
         out.push_str(&line);
         out.push('\n');
     }
-    if game.initial_plies > 0 {
-        let _ = writeln!(
-            out,
-            "'the first {} moves came with the game summary",
-            game.initial_plies
-        );
+    match game.initial_plies {
+        0 => {}
+        1 => out.push_str("'the first move came with the game summary\n"),
+        n => {
+            let _ = writeln!(out, "'the first {n} moves came with the game summary");
+        }
     }
     for ply in &game.plies {
         out.push_str(&ply.csa);
@@ -243,7 +243,7 @@ mod tests {
              P8 * +KA *  *  *  *  * +HI * \n\
              P9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n\
              +\n\
-             'the first 1 moves came with the game summary\n\
+             'the first move came with the game summary\n\
              +7776FU\n\
              T2\n\
              -3334FU\n\

@@ -192,7 +192,8 @@ impl<'p, S: Searcher> Session<'p, S> {
                     game.summary.game_id,
                     game.plies.len()
                 );
-                self.warn(text);
+                self.warn(text.clone());
+                game.warnings.push(text);
                 Outcome::Dropped {
                     reason,
                     game: Some(game),
@@ -276,13 +277,17 @@ impl<'p, S: Searcher> Session<'p, S> {
                     self.phase = Phase::Waiting;
                 }
             },
-            Phase::Summary(_) => match parsed {
+            // Only `REJECT:` lines get here while a summary is read.
+            Phase::Summary(reader) => match parsed {
                 ServerLine::Reject { game_id, by } => {
                     return Some(Outcome::Rejected(format!(
                         "the server withdrew game {game_id} ({by})"
                     )))
                 }
-                _ => unreachable!("only REJECT: lines reach here while reading a summary"),
+                _ => {
+                    self.unexpected(text, "in a game summary");
+                    self.phase = Phase::Summary(reader);
+                }
             },
             Phase::Refusing { reason, since } => match parsed {
                 ServerLine::Reject { .. } => return Some(Outcome::Rejected(reason)),
