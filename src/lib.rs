@@ -1,6 +1,7 @@
 //! Tokin: a USI shogi engine.
 
 pub mod core;
+pub mod csa;
 pub mod eval;
 pub mod gensfen;
 pub mod large_table;

@@ -1,11 +1,12 @@
 //! The `tokin` binary: with no arguments the USI loop on stdin/stdout; subcommands for perft,
-//! bench, analysis, mate problems and training data. Argument parsing only: the work and the text
-//! live in `tokin::usi`.
+//! bench, analysis, mate problems, training data and network play. Argument parsing only: the
+//! work and the text live in `tokin::usi` and `tokin::csa`.
 
 use clap::{ArgAction, ArgGroup, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tokin::core::Variant;
+use tokin::csa::config::{CsaArgs, Settings, PASSWORD_ENV};
 use tokin::gensfen::{GensfenConfig, MoveLimit, RandomMoves};
 use tokin::psv::OpenMode;
 use tokin::usi::cli::{self, AnalyseArgs, EvalArgs, MateArgs, MateInput};
@@ -151,6 +152,59 @@ enum Tool {
         /// Describe this many bad records one by one (the rest are counted).
         #[arg(long, default_value_t = 10)]
         show_errors: usize,
+    },
+    /// Play on a CSA protocol server (floodgate, a championship's server, a private
+    /// shogi-server): log in, play, write each game's record and log, and log in again for the
+    /// next game. Exits 0 once the games are played, non-zero with the reason when they cannot be.
+    #[command(
+        after_help = "The password may also come from the environment variable TOKIN_CSA_PASSWORD \
+        (keeps it out of shell history). On floodgate it is <game name>,<your secret>, e.g. \
+        floodgate-300-10F,secret. A config file holds `name = value` lines: the settings above \
+        by their long names (host, port, id, password, games, ponder, record-dir, log, keepalive, \
+        comments, retries) and engine options by their USI names (Threads = 2); the command line \
+        wins over the file."
+    )]
+    Csa {
+        /// Server host name or address.
+        #[arg(long)]
+        host: Option<String>,
+        /// Server port [default: 4081].
+        #[arg(long)]
+        port: Option<u16>,
+        /// Login id (1-32 letters, digits or _ - @ .).
+        #[arg(long)]
+        id: Option<String>,
+        /// Login password (or TOKIN_CSA_PASSWORD, or the config file).
+        #[arg(long)]
+        password: Option<String>,
+        /// Games to play, one login each [default: 1].
+        #[arg(long)]
+        games: Option<u32>,
+        /// Think on the opponent's time (USI_Ponder).
+        #[arg(long)]
+        ponder: bool,
+        /// An engine option as Name=Value (repeatable), e.g. --option Threads=2.
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        /// A file of settings and options (name = value lines).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Where each game's record (.csa) and log go [default: csa-games].
+        #[arg(long)]
+        record_dir: Option<PathBuf>,
+        /// Append the whole transcript (every line sent and received, and notes) to this file.
+        #[arg(long)]
+        log: Option<PathBuf>,
+        /// Seconds without sending before a keep-alive empty line; 0: none [default: 40].
+        #[arg(long)]
+        keepalive: Option<u64>,
+        /// Send moves without floodgate's score-and-line comment.
+        #[arg(long)]
+        no_comments: bool,
+        /// Failed attempts in a row (no connection, no game, a dropped game) before giving up
+        /// [default: 10].
+        #[arg(long)]
+        retries: Option<u32>,
     },
 }
 
@@ -361,6 +415,49 @@ fn main() -> ExitCode {
             },
         )
         .map_err(|e| e.to_string()),
+        Some(Tool::Csa {
+            host,
+            port,
+            id,
+            password,
+            games,
+            ponder,
+            options,
+            config,
+            record_dir,
+            log,
+            keepalive,
+            no_comments,
+            retries,
+        }) => {
+            let args = CsaArgs {
+                host,
+                port,
+                id,
+                password,
+                games,
+                ponder,
+                options,
+                config,
+                record_dir,
+                log,
+                keepalive,
+                no_comments,
+                retries,
+            };
+            let played = Settings::resolve(&args, std::env::var(PASSWORD_ENV).ok())
+                .map_err(|e| e.to_string())
+                .and_then(|settings| {
+                    tokin::csa::client::run(&settings, &mut stdout).map_err(|e| e.to_string())
+                });
+            return match played {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("tokin csa: {e}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

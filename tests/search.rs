@@ -181,6 +181,48 @@ fn ponder_waits_for_ponderhit() {
     assert_eq!(rec.best_moves().len(), 1);
 }
 
+/// A node limit (the `NodesLimit` option, or `go ponder nodes N`) ends the thinking but not the
+/// wait: a ponder search answers only at `ponderhit`, an infinite one only at `stop`.
+#[test]
+fn node_limits_do_not_answer_before_ponderhit_or_stop() {
+    let limited = SearchConfig {
+        nodes_limit: 2000,
+        ..SearchConfig::default()
+    };
+    for (limits, config) in [
+        (Limits::default(), limited.clone()),
+        (
+            Limits {
+                nodes: Some(2000),
+                ..Limits::default()
+            },
+            SearchConfig::default(),
+        ),
+    ] {
+        for infinite in [false, true] {
+            let mut pool = Pool::new();
+            pool.resize_hash(8);
+            let (rec, sink) = Recorder::new();
+            let limits = Limits {
+                ponder: !infinite,
+                infinite,
+                ..limits.clone()
+            };
+            pool.start(pos(STARTPOS), limits, config.clone(), sink);
+            std::thread::sleep(Duration::from_millis(300));
+            assert!(rec.best_moves().is_empty(), "infinite {infinite}");
+            assert!(pool.is_searching());
+            if infinite {
+                pool.stop();
+            } else {
+                pool.ponderhit(None, Instant::now());
+            }
+            pool.wait();
+            assert_eq!(rec.best_moves().len(), 1);
+        }
+    }
+}
+
 /// The clock runs from when the client's `go` arrived, not from when the search started: a `go`
 /// that waited 10 s behind other work (a hash clear, a previous search) has used up its 5 s.
 #[test]

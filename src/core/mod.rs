@@ -4,6 +4,7 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod csa;
 pub mod movegen;
 pub mod outcome;
 pub mod packed_sfen;

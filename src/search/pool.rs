@@ -152,13 +152,12 @@ impl Control {
         self.wake.notify_all();
     }
 
-    /// In infinite and ponder searches the answer waits for `stop` / `ponderhit`.
+    /// In infinite and ponder searches the answer waits for `stop` / `ponderhit` (which release
+    /// it). The shared stop flag does not end the wait: a node limit raises it too, and a
+    /// `NodesLimit` must not make a ponder search answer before its `ponderhit`.
     fn wait_until_released(&self) {
         let mut released = self.released.lock().unwrap_or_else(|e| e.into_inner());
-        while !*released
-            && (self.infinite || self.shared.pondering.load(Ordering::Relaxed))
-            && !self.shared.stop.load(Ordering::Relaxed)
-        {
+        while !*released && (self.infinite || self.shared.pondering.load(Ordering::Relaxed)) {
             released = match self.wake.wait_timeout(released, Duration::from_millis(50)) {
                 Ok((guard, _)) => guard,
                 Err(poisoned) => poisoned.into_inner().0,
