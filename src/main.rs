@@ -11,6 +11,7 @@ use tokin::gensfen::{GensfenConfig, MoveLimit, RandomMoves};
 use tokin::psv::OpenMode;
 use tokin::usi::cli::{self, AnalyseArgs, EvalArgs, MateArgs, MateInput};
 use tokin::usi::data_cli::{self, GensfenArgs, SfenInfoArgs};
+use tokin::usi::learn_cli;
 
 #[derive(Parser)]
 #[command(
@@ -134,6 +135,11 @@ enum Tool {
     #[command(group(ArgGroup::new("limit").args(["nodes", "depth"])))]
     #[command(group(ArgGroup::new("mode").args(["append", "overwrite"])))]
     Gensfen(GensfenCli),
+    /// Train a network from PackedSfenValue files (ours from gensfen, or anyone's) on the CPU and
+    /// write it in YaneuraOu's file layout (loadable with EvalFile, and by YaneuraOu for the
+    /// standard shape). Every epoch writes the network and a checkpoint; --resume continues a
+    /// killed run from its checkpoint.
+    Learn(LearnCli),
     /// Check PackedSfenValue files: record counts, bad records, results, score and game-ply
     /// histograms (and how well the scores predict the results).
     Sfeninfo {
@@ -206,6 +212,79 @@ enum Tool {
         #[arg(long)]
         retries: Option<u32>,
     },
+}
+
+#[derive(clap::Args)]
+struct LearnCli {
+    /// Record files (shuffled together).
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+    /// The network file to write.
+    #[arg(long)]
+    output: PathBuf,
+    /// Network shape: 64x2-32-32 (Tokin's own size, 16 MB) or 256x2-32-32 (the standard nn.bin).
+    #[arg(long, default_value = "64x2-32-32")]
+    arch: tokin::eval::nnue::Architecture,
+    #[arg(long, default_value_t = 20)]
+    epochs: u32,
+    /// Samples per Adam step.
+    #[arg(long, default_value_t = 16_384)]
+    batch: usize,
+    /// Adam's step size in the first epoch.
+    #[arg(long, default_value_t = 1e-3)]
+    lr: f32,
+    /// The step size is multiplied by this after every epoch.
+    #[arg(long, default_value_t = 0.9)]
+    lr_decay: f32,
+    /// Weight of the search score in the target; the rest is the game's result.
+    #[arg(long, default_value_t = 0.7)]
+    lambda: f32,
+    /// Score units per unit of the win probability's logit: p = sigmoid(score / scale).
+    #[arg(long, default_value_t = 600.0)]
+    scale: f32,
+    /// Fraction of the data held out for validation.
+    #[arg(long, default_value_t = 0.05)]
+    validation: f64,
+    /// Use at most this many samples (0: all).
+    #[arg(long, default_value_t = 0)]
+    max_samples: usize,
+    /// Training threads [default: the number of cores].
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Seed of the initial weights, the split and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Checkpoint file [default: the output with .ckpt appended].
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
+    /// Continue from the checkpoint if there is one.
+    #[arg(long)]
+    resume: bool,
+}
+
+impl LearnCli {
+    fn into_args(self) -> learn_cli::LearnArgs {
+        let defaults = tokin::learn::TrainConfig::default();
+        learn_cli::LearnArgs {
+            data: self.data,
+            output: self.output,
+            architecture: self.arch,
+            epochs: self.epochs,
+            validation: self.validation,
+            max_samples: self.max_samples,
+            checkpoint: self.checkpoint,
+            resume: self.resume,
+            config: tokin::learn::TrainConfig {
+                batch_size: self.batch,
+                learning_rate: self.lr,
+                lr_decay: self.lr_decay,
+                lambda: self.lambda,
+                scale: self.scale,
+                threads: self.threads.unwrap_or(defaults.threads),
+                seed: self.seed,
+            },
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -394,6 +473,9 @@ fn main() -> ExitCode {
                 },
             )
             .map_err(|e| e.to_string())
+        }
+        Some(Tool::Learn(args)) => {
+            learn_cli::learn(&mut stdout, &args.into_args()).map_err(|e| e.to_string())
         }
         Some(Tool::Gensfen(args)) => {
             data_cli::gensfen(&mut stdout, &args.into_args()).map_err(|e| e.to_string())

@@ -22,8 +22,9 @@ use super::worker::{MainDuties, Shared, ThreadResult, Worker};
 use crate::core::movegen::legal_moves;
 use crate::core::outcome::bare_king_loser;
 use crate::core::{EnteringKingRule, Move, Position};
-use crate::eval::nnue::{AnyNetwork, Nnue};
+use crate::eval::nnue::{AnyNetwork, Network, NetworkVisitor, Nnue};
 use crate::eval::{Evaluator, HandWritten};
+use std::any::Any;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -166,56 +167,46 @@ impl Control {
     }
 }
 
-/// Idle workers of one evaluation (a worker's stack holds that evaluation's per-ply state).
-enum Workers {
-    HandWritten(Vec<Worker<HandWritten>>),
-    Standard(Vec<Worker<Nnue<256, 32, 32>>>),
+/// Idle workers of one evaluation, their type erased: a worker's stack holds its evaluation's
+/// per-ply state, so the pool keeps whichever kind the last search ran and replaces them when a
+/// search asks for another.
+trait IdleWorkers: Send {
+    fn len(&self) -> usize;
+    fn clear_history(&mut self);
+    fn into_any(self: Box<Self>) -> Box<dyn Any>;
 }
 
-/// An evaluation the pool can run: how its workers are kept while idle.
-trait PoolEvaluator: Evaluator {
-    fn into_workers(workers: Vec<Worker<Self>>) -> Workers;
-    /// The idle workers if they are of this evaluation (else they are dropped).
-    fn from_workers(workers: Workers) -> Vec<Worker<Self>>;
-}
-
-impl PoolEvaluator for HandWritten {
-    fn into_workers(workers: Vec<Worker<Self>>) -> Workers {
-        Workers::HandWritten(workers)
-    }
-    fn from_workers(workers: Workers) -> Vec<Worker<Self>> {
-        match workers {
-            Workers::HandWritten(w) => w,
-            _ => Vec::new(),
-        }
-    }
-}
-
-impl PoolEvaluator for Nnue<256, 32, 32> {
-    fn into_workers(workers: Vec<Worker<Self>>) -> Workers {
-        Workers::Standard(workers)
-    }
-    fn from_workers(workers: Workers) -> Vec<Worker<Self>> {
-        match workers {
-            Workers::Standard(w) => w,
-            _ => Vec::new(),
-        }
-    }
-}
-
-impl Workers {
+impl<E: Evaluator> IdleWorkers for Vec<Worker<E>> {
     fn len(&self) -> usize {
-        match self {
-            Workers::HandWritten(w) => w.len(),
-            Workers::Standard(w) => w.len(),
-        }
+        Vec::len(self)
     }
-
     fn clear_history(&mut self) {
-        match self {
-            Workers::HandWritten(w) => w.iter_mut().for_each(Worker::clear),
-            Workers::Standard(w) => w.iter_mut().for_each(Worker::clear),
-        }
+        self.iter_mut().for_each(Worker::clear);
+    }
+    fn into_any(self: Box<Self>) -> Box<dyn Any> {
+        self
+    }
+}
+
+/// Starts a search with a network of whatever shape the loaded file has.
+struct StartWithNetwork<'a> {
+    pool: &'a mut Pool,
+    fv_scale: i32,
+    pos: Position,
+    limits: Limits,
+    config: SearchConfig,
+    sink: EventSink,
+}
+
+impl NetworkVisitor for StartWithNetwork<'_> {
+    type Output = ();
+    fn visit<const L1: usize, const L2: usize, const L3: usize>(
+        self,
+        network: Arc<Network<L1, L2, L3>>,
+    ) {
+        let eval = Nnue::new(network, self.fv_scale);
+        self.pool
+            .start_with(eval, self.pos, self.limits, self.config, self.sink);
     }
 }
 
@@ -223,8 +214,8 @@ pub struct Pool {
     tt: Option<Arc<TranspositionTable>>,
     hash_mb: usize,
     /// Idle workers; lent to the control thread during a search.
-    workers: Workers,
-    handle: Option<JoinHandle<Workers>>,
+    workers: Box<dyn IdleWorkers>,
+    handle: Option<JoinHandle<Box<dyn IdleWorkers>>>,
     control: Option<Arc<Control>>,
 }
 
@@ -240,7 +231,7 @@ impl Pool {
         Pool {
             tt: None,
             hash_mb: DEFAULT_HASH_MB,
-            workers: Workers::HandWritten(Vec::new()),
+            workers: Box::new(Vec::<Worker<HandWritten>>::new()),
             handle: None,
             control: None,
         }
@@ -261,7 +252,7 @@ impl Pool {
         }
         // The main worker's history tables (~10 MB) are allocated here too, not at the first `go`.
         if self.workers.len() == 0 {
-            self.workers = Workers::HandWritten(vec![Worker::new(0, HandWritten)]);
+            self.workers = Box::new(vec![Worker::new(0, HandWritten)]);
         }
         self.tt.as_ref().map_or(0, |tt| tt.megabytes())
     }
@@ -288,15 +279,18 @@ impl Pool {
         self.finish_quietly();
         match config.evaluation.clone() {
             Evaluation::HandWritten => self.start_with(HandWritten, pos, limits, config, sink),
-            Evaluation::Nnue { network, fv_scale } => match network {
-                AnyNetwork::Standard(n) => {
-                    self.start_with(Nnue::new(n, fv_scale), pos, limits, config, sink)
-                }
-            },
+            Evaluation::Nnue { network, fv_scale } => network.visit(StartWithNetwork {
+                pool: self,
+                fv_scale,
+                pos,
+                limits,
+                config,
+                sink,
+            }),
         }
     }
 
-    fn start_with<E: PoolEvaluator>(
+    fn start_with<E: Evaluator>(
         &mut self,
         eval: E,
         pos: Position,
@@ -314,8 +308,15 @@ impl Pool {
         tt.new_search();
 
         let threads = config.threads.clamp(1, 256);
-        let idle = std::mem::replace(&mut self.workers, Workers::HandWritten(Vec::new()));
-        let mut workers = E::from_workers(idle);
+        let idle = std::mem::replace(
+            &mut self.workers,
+            Box::new(Vec::<Worker<HandWritten>>::new()),
+        );
+        // Workers of another evaluation are dropped: their stacks hold the wrong state.
+        let mut workers = idle
+            .into_any()
+            .downcast::<Vec<Worker<E>>>()
+            .map_or_else(|_| Vec::new(), |w| *w);
         for w in &mut workers {
             w.set_evaluator(eval.clone());
         }
@@ -366,7 +367,11 @@ impl Pool {
         let spawned = std::thread::Builder::new()
             .name("tokin-search".into())
             .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || E::into_workers(run_control(control, pos, limits, workers, sink)));
+            .spawn(move || {
+                let idle: Box<dyn IdleWorkers> =
+                    Box::new(run_control(control, pos, limits, workers, sink));
+                idle
+            });
         match spawned {
             Ok(handle) => self.handle = Some(handle),
             Err(e) => {

@@ -8,6 +8,7 @@ pub mod display;
 pub mod engine;
 pub mod evaluation;
 pub mod input;
+pub mod learn_cli;
 pub mod mate;
 pub mod options;
 pub mod output;

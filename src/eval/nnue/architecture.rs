@@ -39,6 +39,24 @@ impl fmt::Display for Architecture {
     }
 }
 
+impl std::str::FromStr for Architecture {
+    type Err = String;
+
+    /// `256x2-32-32` (the `HalfKP ` prefix optional).
+    fn from_str(text: &str) -> Result<Architecture, String> {
+        let bad = || format!("'{text}' is not a shape like 256x2-32-32");
+        let body = text.trim().trim_start_matches("HalfKP").trim();
+        let (l1, rest) = body.split_once("x2-").ok_or_else(bad)?;
+        let (l2, l3) = rest.split_once('-').ok_or_else(bad)?;
+        let number = |s: &str| s.parse::<usize>().map_err(|_| bad());
+        Ok(Architecture {
+            l1: number(l1)?,
+            l2: number(l2)?,
+            l3: number(l3)?,
+        })
+    }
+}
+
 /// `HalfKP<Side::kFriend>::kHashValue`.
 const HALF_KP_FRIEND_HASH: u32 = 0x5D69_D5B9 ^ 1;
 
@@ -144,6 +162,15 @@ mod tests {
         assert_eq!(a.file_hash(), 0x3E5A_A6EE);
         assert_eq!(a.description().len(), 178);
         assert_eq!(a.file_size(a.description().len()), 64_217_066);
+    }
+
+    #[test]
+    fn shapes_read_as_they_print() {
+        let a: Architecture = "256x2-32-32".parse().unwrap();
+        assert_eq!(a, Architecture::STANDARD);
+        assert_eq!(a.to_string().parse::<Architecture>(), Ok(a));
+        assert!("256x32-32".parse::<Architecture>().is_err());
+        assert!("64x2-32-x".parse::<Architecture>().is_err());
     }
 
     #[test]

@@ -79,6 +79,8 @@ pub enum NetworkError {
     UnknownArchitecture { hash: u32, size: u64, known: String },
     #[error("not enough memory for a {0} network")]
     Memory(Architecture),
+    #[error("{0}")]
+    Shape(super::network::ShapeError),
 }
 
 /// A failed load: the file and what was wrong with it.

@@ -24,7 +24,7 @@ mod tests;
 
 pub use architecture::Architecture;
 pub use file::{LoadError, NetworkError, RawNetwork};
-pub use network::{Accumulator, Network};
+pub use network::{Accumulator, Network, ShapeError};
 
 use super::{Evaluator, HandWritten, EVAL_MAX};
 use crate::core::position::Position;
@@ -46,74 +46,121 @@ pub const FILE_NAME: &str = "nn.bin";
 /// The standard shape.
 pub type StandardNetwork = Network<256, 32, 32>;
 
-/// A network of any shape this build evaluates. Adding a shape is one line here and one in
-/// [`SUPPORTED`]; the search is compiled once per shape.
-#[derive(Clone)]
-pub enum AnyNetwork {
-    Standard(Arc<StandardNetwork>),
+/// Every shape this build evaluates, listed once: the enum of loaded networks, the list of
+/// supported architectures and the dispatch to code compiled for each shape (the search is
+/// compiled once per shape) all come from this list.
+macro_rules! shapes {
+    ($($name:ident: $l1:literal x $l2:literal x $l3:literal, $what:literal;)*) => {
+        /// A network of any shape this build evaluates.
+        #[derive(Clone)]
+        pub enum AnyNetwork {
+            $(#[doc = $what] $name(Arc<Network<$l1, $l2, $l3>>),)*
+        }
+
+        /// Every shape this build reads.
+        pub const SUPPORTED: &[Architecture] = &[$(Network::<$l1, $l2, $l3>::ARCHITECTURE),*];
+
+        impl AnyNetwork {
+            /// The network in `raw`, using instruction set `isa` (or the portable one where
+            /// the CPU lacks it).
+            pub fn from_raw_with(raw: RawNetwork, isa: simd::Isa) -> Result<AnyNetwork, ShapeError> {
+                $(if raw.architecture == Network::<$l1, $l2, $l3>::ARCHITECTURE {
+                    return Ok(AnyNetwork::$name(Arc::new(Network::from_raw_with(raw, isa)?)));
+                })*
+                Err(ShapeError::Unsupported(raw.architecture))
+            }
+
+            /// Runs `visitor` on the network with its shape as constants.
+            pub fn visit<V: NetworkVisitor>(&self, visitor: V) -> V::Output {
+                match self {
+                    $(AnyNetwork::$name(n) => visitor.visit(Arc::clone(n)),)*
+                }
+            }
+
+            /// Whether both are the same loaded network (not merely equal weights).
+            pub fn same(&self, other: &AnyNetwork) -> bool {
+                match (self, other) {
+                    $((AnyNetwork::$name(a), AnyNetwork::$name(b)) => Arc::ptr_eq(a, b),)*
+                    #[allow(unreachable_patterns)]
+                    _ => false,
+                }
+            }
+        }
+    };
 }
 
-/// Every shape this build reads.
-pub const SUPPORTED: [Architecture; 1] = [StandardNetwork::ARCHITECTURE];
+shapes! {
+    Standard: 256 x 32 x 32, "HalfKP 256x2-32-32, the standard nn.bin of the field.";
+    Small: 64 x 32 x 32, "HalfKP 64x2-32-32: Tokin's own built-in size (16 MB).";
+}
+
+/// Code generic over a network's shape, run by [`AnyNetwork::visit`].
+pub trait NetworkVisitor {
+    type Output;
+    fn visit<const L1: usize, const L2: usize, const L3: usize>(
+        self,
+        network: Arc<Network<L1, L2, L3>>,
+    ) -> Self::Output;
+}
 
 impl AnyNetwork {
-    /// The network in `raw`.
-    pub fn from_raw(raw: RawNetwork) -> Result<AnyNetwork, network::ShapeError> {
+    /// The network in `raw`, on the best instruction set of this CPU.
+    pub fn from_raw(raw: RawNetwork) -> Result<AnyNetwork, ShapeError> {
         Self::from_raw_with(raw, simd::Isa::detect())
-    }
-
-    /// As [`AnyNetwork::from_raw`] with a chosen instruction set.
-    pub fn from_raw_with(
-        raw: RawNetwork,
-        isa: simd::Isa,
-    ) -> Result<AnyNetwork, network::ShapeError> {
-        match raw.architecture {
-            StandardNetwork::ARCHITECTURE => Ok(AnyNetwork::Standard(Arc::new(
-                Network::from_raw_with(raw, isa)?,
-            ))),
-            other => Err(network::ShapeError::Unsupported(other)),
-        }
     }
 
     /// Loads the file at `path`; the warnings (hash mismatches) go with it.
     pub fn load(path: &Path) -> Result<(AnyNetwork, Vec<String>), LoadError> {
-        let loaded = RawNetwork::load(path, &SUPPORTED)?;
+        let loaded = RawNetwork::load(path, SUPPORTED)?;
         let network = AnyNetwork::from_raw(loaded.raw).map_err(|e| LoadError {
             path: path.to_path_buf(),
-            error: NetworkError::UnknownArchitecture {
-                hash: 0,
-                size: 0,
-                known: e.to_string(),
-            },
+            error: NetworkError::Shape(e),
         })?;
         Ok((network, loaded.warnings))
     }
 
-    /// Whether both are the same loaded network (not merely equal weights).
-    pub fn same(&self, other: &AnyNetwork) -> bool {
-        match (self, other) {
-            (AnyNetwork::Standard(a), AnyNetwork::Standard(b)) => Arc::ptr_eq(a, b),
-        }
-    }
-
     pub fn architecture(&self) -> Architecture {
-        match self {
-            AnyNetwork::Standard(_) => StandardNetwork::ARCHITECTURE,
+        struct Shape;
+        impl NetworkVisitor for Shape {
+            type Output = Architecture;
+            fn visit<const L1: usize, const L2: usize, const L3: usize>(
+                self,
+                _: Arc<Network<L1, L2, L3>>,
+            ) -> Architecture {
+                Network::<L1, L2, L3>::ARCHITECTURE
+            }
         }
+        self.visit(Shape)
     }
 
     pub fn isa(&self) -> simd::Isa {
-        match self {
-            AnyNetwork::Standard(n) => n.isa(),
+        struct Isa;
+        impl NetworkVisitor for Isa {
+            type Output = simd::Isa;
+            fn visit<const L1: usize, const L2: usize, const L3: usize>(
+                self,
+                n: Arc<Network<L1, L2, L3>>,
+            ) -> simd::Isa {
+                n.isa()
+            }
         }
+        self.visit(Isa)
     }
 
     /// YaneuraOu's evaluation of `pos` (side to move's view): the output divided by `fv_scale`,
     /// truncated toward zero, not clamped. `None` when a king is missing.
     pub fn evaluate(&self, pos: &Position, fv_scale: i32) -> Option<i32> {
-        match self {
-            AnyNetwork::Standard(n) => Nnue::new(Arc::clone(n), fv_scale).evaluate_unclamped(pos),
+        struct Evaluate<'a>(&'a Position, i32);
+        impl NetworkVisitor for Evaluate<'_> {
+            type Output = Option<i32>;
+            fn visit<const L1: usize, const L2: usize, const L3: usize>(
+                self,
+                n: Arc<Network<L1, L2, L3>>,
+            ) -> Option<i32> {
+                Nnue::new(n, self.1).evaluate_unclamped(self.0)
+            }
         }
+        self.visit(Evaluate(pos, fv_scale))
     }
 }
 

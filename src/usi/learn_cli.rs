@@ -1,0 +1,280 @@
+//! `tokin learn`: trains a network from PackedSfenValue files and writes it in the file layout the
+//! engine (and YaneuraOu, for the standard shape) loads. The work is in `crate::learn`; this module
+//! reads the data, splits off the validation part, runs the epochs with a progress line, writes
+//! checkpoints and the network, and reports.
+
+use crate::eval::nnue::{self, Architecture, RawNetwork};
+use crate::learn::{Progress, Sample, TrainConfig, TrainError, Trainer};
+use crate::psv::PsvReader;
+use crate::rng::Rng;
+use crate::usi::progress::{format_duration, ProgressLine};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(Debug, thiserror::Error)]
+pub enum LearnError {
+    #[error("{0}")]
+    Train(#[from] TrainError),
+    #[error("{0}")]
+    Options(String),
+    #[error("no training samples in the data ({0})")]
+    NoData(String),
+    #[error("{path}: {source}")]
+    Write { path: String, source: io::Error },
+    #[error("output: {0}")]
+    Io(#[from] io::Error),
+}
+
+/// What `tokin learn` was asked for.
+#[derive(Clone, Debug)]
+pub struct LearnArgs {
+    pub data: Vec<PathBuf>,
+    pub output: PathBuf,
+    pub architecture: Architecture,
+    pub epochs: u32,
+    /// Fraction of the data held out for validation (by blocks of consecutive records, so that a
+    /// game's positions stay on one side).
+    pub validation: f64,
+    /// Use at most this many samples (0: all).
+    pub max_samples: usize,
+    /// The checkpoint file (default: the output with `.ckpt` appended).
+    pub checkpoint: Option<PathBuf>,
+    /// Continue from the checkpoint when it exists.
+    pub resume: bool,
+    pub config: TrainConfig,
+}
+
+/// Consecutive records go to the same side of the split: gensfen writes a game's positions
+/// together, and positions of one game on both sides would flatter the validation loss.
+const SPLIT_BLOCK: usize = 256;
+
+impl LearnArgs {
+    fn validate(&self) -> Result<(), LearnError> {
+        let bad = |text: String| Err(LearnError::Options(text));
+        let c = &self.config;
+        if !nnue::SUPPORTED.contains(&self.architecture) {
+            let known: Vec<String> = nnue::SUPPORTED.iter().map(|a| a.to_string()).collect();
+            return bad(format!(
+                "--arch {}: the engine evaluates {}",
+                self.architecture,
+                known.join(", ")
+            ));
+        }
+        if self.data.is_empty() {
+            return bad("no data files given".into());
+        }
+        if self.epochs == 0 || c.batch_size == 0 || c.threads == 0 {
+            return bad("--epochs, --batch and --threads must be at least 1".into());
+        }
+        if !(0.0..=1.0).contains(&c.lambda) {
+            return bad(format!("--lambda {} is not between 0 and 1", c.lambda));
+        }
+        if !(c.scale > 0.0 && c.learning_rate > 0.0 && c.lr_decay > 0.0) {
+            return bad("--scale, --lr and --lr-decay must be positive".into());
+        }
+        if !(0.0..0.9).contains(&self.validation) {
+            return bad(format!(
+                "--validation {} is not in [0, 0.9)",
+                self.validation
+            ));
+        }
+        Ok(())
+    }
+
+    fn checkpoint_path(&self) -> PathBuf {
+        self.checkpoint.clone().unwrap_or_else(|| {
+            let mut name = self.output.as_os_str().to_owned();
+            name.push(".ckpt");
+            PathBuf::from(name)
+        })
+    }
+}
+
+/// Reads every record of `paths` into samples (records that fail to decode are counted, not
+/// used); returns the samples and a line saying what was read.
+pub fn read_samples(paths: &[PathBuf], max: usize) -> Result<(Vec<Sample>, String), LearnError> {
+    let mut reader = PsvReader::new(paths);
+    let mut samples = Vec::new();
+    let mut skipped = 0u64;
+    let mut first_error = None;
+    for item in reader.by_ref() {
+        match item {
+            Ok(r) => {
+                if let Some(s) = Sample::new(&r.position, r.score, r.result.to_i8()) {
+                    samples.push(s);
+                    if max > 0 && samples.len() >= max {
+                        break;
+                    }
+                }
+            }
+            Err(e) => {
+                skipped += 1;
+                first_error.get_or_insert_with(|| e.to_string());
+            }
+        }
+    }
+    let counts = reader.counts();
+    let mut line = format!(
+        "read {} samples from {} file(s)",
+        samples.len(),
+        counts.files
+    );
+    if skipped > 0 {
+        line.push_str(&format!(
+            "; {skipped} bad records or unreadable files skipped (the first: {})",
+            first_error.unwrap_or_default()
+        ));
+    }
+    if samples.is_empty() {
+        return Err(LearnError::NoData(line));
+    }
+    Ok((samples, line))
+}
+
+/// Splits `samples` into (training, validation) by blocks, seeded.
+pub fn split(samples: Vec<Sample>, fraction: f64, seed: u64) -> (Vec<Sample>, Vec<Sample>) {
+    let mut rng = Rng::new(seed ^ 0x5EED_0F_5B17);
+    let (mut train, mut held) = (Vec::new(), Vec::new());
+    for block in samples.chunks(SPLIT_BLOCK) {
+        let draw = (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
+        if draw < fraction {
+            held.extend_from_slice(block);
+        } else {
+            train.extend_from_slice(block);
+        }
+    }
+    (train, held)
+}
+
+/// `tokin learn`.
+pub fn learn(out: &mut dyn Write, args: &LearnArgs) -> Result<(), LearnError> {
+    args.validate()?;
+    crate::core::attacks::init();
+    let started = Instant::now();
+    let (samples, read_line) = read_samples(&args.data, args.max_samples)?;
+    writeln!(
+        out,
+        "{read_line} in {:.1} s",
+        started.elapsed().as_secs_f64()
+    )?;
+    let (train, held) = split(samples, args.validation, args.config.seed);
+    writeln!(
+        out,
+        "{} for training, {} held out; {}, batch {}, lr {}, decay {} an epoch, lambda {}, scale {}, {} thread(s), seed {}",
+        train.len(),
+        held.len(),
+        args.architecture,
+        args.config.batch_size,
+        args.config.learning_rate,
+        args.config.lr_decay,
+        args.config.lambda,
+        args.config.scale,
+        args.config.threads,
+        args.config.seed
+    )?;
+    let checkpoint = args.checkpoint_path();
+    for file in [&args.output, &checkpoint] {
+        if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| LearnError::Write {
+                path: dir.display().to_string(),
+                source,
+            })?;
+        }
+    }
+    let mut trainer = if args.resume && checkpoint.exists() {
+        let t = Trainer::resume(&checkpoint, args.config.clone())?;
+        if t.model.architecture != args.architecture {
+            return Err(LearnError::Options(format!(
+                "{} holds a {} model, not {}",
+                checkpoint.display(),
+                t.model.architecture,
+                args.architecture
+            )));
+        }
+        writeln!(
+            out,
+            "resumed {} after epoch {}",
+            checkpoint.display(),
+            t.epoch
+        )?;
+        t
+    } else {
+        Trainer::new(args.architecture, args.config.clone())?
+    };
+    if trainer.epoch == 0 && !held.is_empty() {
+        writeln!(out, "epoch 0: validation loss {:.5}", trainer.loss(&held))?;
+    }
+    let total = u64::from(args.epochs) * train.len() as u64;
+    let done_before = u64::from(trainer.epoch) * train.len() as u64;
+    let mut line = ProgressLine::new("learn", "samples", total, done_before);
+    while trainer.epoch < args.epochs {
+        let epoch_started = Instant::now();
+        let lr = trainer.learning_rate();
+        let base = u64::from(trainer.epoch) * train.len() as u64;
+        let threads = args.config.threads;
+        let train_loss = trainer.train_epoch(&train, &mut |p: Progress| {
+            let rate = p.samples_done as f64 / epoch_started.elapsed().as_secs_f64().max(1e-3);
+            line.update(
+                base + p.samples_done as u64,
+                format!(
+                    "loss {:.5}, {:.0} samples/s ({:.0} a thread)",
+                    p.loss,
+                    rate,
+                    rate / threads as f64
+                ),
+            );
+        });
+        let secs = epoch_started.elapsed().as_secs_f64();
+        let held_loss = if held.is_empty() {
+            String::new()
+        } else {
+            format!(", validation {:.5}", trainer.loss(&held))
+        };
+        trainer.save(&checkpoint)?;
+        let clamped = write_network(&trainer, &args.output)?;
+        line.finish();
+        writeln!(
+            out,
+            "epoch {}: training loss {train_loss:.5}{held_loss}, lr {lr:.2e}, {:.0} samples/s ({:.0} a thread), {}{}",
+            trainer.epoch,
+            train.len() as f64 / secs,
+            train.len() as f64 / secs / threads as f64,
+            format_duration(secs),
+            if clamped > 0 {
+                format!(", {clamped} values clamped to their integer range")
+            } else {
+                String::new()
+            }
+        )?;
+        line = ProgressLine::new("learn", "samples", total, base + train.len() as u64);
+    }
+    line.finish();
+    writeln!(
+        out,
+        "wrote {} ({}) after {} epochs; checkpoint {}",
+        args.output.display(),
+        args.architecture,
+        trainer.epoch,
+        checkpoint.display()
+    )?;
+    Ok(())
+}
+
+/// Quantises the model and writes it to `path` (atomically: a killed run never leaves half a
+/// network there). Returns how many values were clamped.
+fn write_network(trainer: &Trainer, path: &Path) -> Result<u64, LearnError> {
+    let fail = |source| LearnError::Write {
+        path: path.display().to_string(),
+        source,
+    };
+    let (raw, clamped): (RawNetwork, u64) = trainer
+        .model
+        .quantize()
+        .ok_or(TrainError::Memory(trainer.model.architecture))?;
+    let tmp = path.with_extension("tmp");
+    let file = std::fs::File::create(&tmp).map_err(fail)?;
+    raw.write(io::BufWriter::new(file)).map_err(fail)?;
+    std::fs::rename(&tmp, path).map_err(fail)?;
+    Ok(clamped)
+}

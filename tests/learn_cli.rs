@@ -1,0 +1,127 @@
+//! `tokin learn` through the real binary: data from `tokin gensfen` trains a network the engine
+//! then loads and plays with; a killed run resumes from its checkpoint; bad options and data are
+//! refused with a reason.
+
+mod common;
+
+use common::{run_tokin as tokin, Client, QUICK};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tokin-learn-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn data(at: &Path) -> PathBuf {
+    let path = at.join("data.bin");
+    let out = tokin(&[
+        "gensfen",
+        "--output",
+        path.to_str().unwrap(),
+        "--count",
+        "600",
+        "--nodes",
+        "150",
+        "--threads",
+        "1",
+        "--seed",
+        "3",
+        "--hash",
+        "1",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    path
+}
+
+fn learn(data: &Path, output: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "learn",
+        data.to_str().unwrap(),
+        "--output",
+        output.to_str().unwrap(),
+        "--threads",
+        "1",
+        "--batch",
+        "128",
+    ];
+    args.extend_from_slice(extra);
+    tokin(&args)
+}
+
+fn text(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn a_trained_network_loads_and_plays_and_a_run_resumes() {
+    let d = dir("train");
+    let data = data(&d);
+    let net = d.join("nn.bin");
+    let out = learn(&data, &net, &["--epochs", "1"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let report = text(&out);
+    assert!(report.contains("epoch 1: training loss"), "{report}");
+    // 16 MB: the 64-wide shape.
+    assert_eq!(std::fs::metadata(&net).unwrap().len(), 16_055_401);
+    // Resuming goes on from epoch 1 to 2 (the checkpoint is beside the network).
+    let out = learn(&data, &net, &["--epochs", "2", "--resume"]);
+    let report = text(&out);
+    assert!(out.status.success(), "{report}");
+    assert!(
+        report.contains("resumed") && report.contains("epoch 2:"),
+        "{report}"
+    );
+    assert!(!report.contains("epoch 1:"), "{report}");
+    // The engine loads it and plays.
+    let mut c = Client::spawn();
+    c.send(&format!("setoption name EvalFile value {}", net.display()));
+    c.send("isready");
+    let lines = c.expect("readyok", Duration::from_secs(30));
+    assert!(
+        lines.iter().any(|l| l.contains("HalfKP 64x2-32-32")),
+        "{lines:?}"
+    );
+    c.send("position startpos moves 7g7f");
+    c.send("eval");
+    c.read_until(|l| l.starts_with("info string eval "), QUICK, "eval");
+    let (best, _, _) = c.go("go depth 4", Duration::from_secs(30));
+    assert!(best.starts_with("bestmove "), "{best}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn bad_options_and_data_are_refused() {
+    let d = dir("bad");
+    let net = d.join("nn.bin");
+    let missing = d.join("missing.bin");
+    let out = learn(&missing, &net, &["--epochs", "1"]);
+    assert!(!out.status.success());
+    assert!(text(&out).contains("no training samples"), "{}", text(&out));
+    let garbage = d.join("garbage.bin");
+    std::fs::write(&garbage, [0xFFu8; 400]).unwrap();
+    let out = learn(&garbage, &net, &["--epochs", "1"]);
+    assert!(!out.status.success());
+    assert!(text(&out).contains("bad records"), "{}", text(&out));
+    for (flags, says) in [
+        (&["--arch", "128x2-32-32"][..], "the engine evaluates"),
+        (&["--lambda", "1.5"][..], "--lambda"),
+        (&["--epochs", "0"][..], "at least 1"),
+        (&["--arch", "big"][..], "not a shape"),
+    ] {
+        let out = learn(&garbage, &net, flags);
+        assert!(!out.status.success(), "{flags:?}");
+        assert!(text(&out).contains(says), "{flags:?}: {}", text(&out));
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
