@@ -134,7 +134,7 @@ pub fn read_samples(paths: &[PathBuf], max: usize) -> Result<(Vec<Sample>, Strin
 
 /// Splits `samples` into (training, validation) by blocks, seeded.
 pub fn split(samples: Vec<Sample>, fraction: f64, seed: u64) -> (Vec<Sample>, Vec<Sample>) {
-    let mut rng = Rng::new(seed ^ 0x5EED_0F_5B17);
+    let mut rng = Rng::new(seed ^ 0x5EED_0F5B_1700);
     let (mut train, mut held) = (Vec::new(), Vec::new());
     for block in samples.chunks(SPLIT_BLOCK) {
         let draw = (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
