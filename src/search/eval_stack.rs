@@ -9,20 +9,27 @@ use crate::eval::Evaluator;
 
 pub(crate) struct EvalStack<E: Evaluator> {
     eval: E,
-    states: Vec<E::State>,
-    ready: Vec<bool>,
-    /// The delta of the move made at each ply; `None` for a null move or none yet.
-    deltas: Vec<Option<E::Delta>>,
+    plies: Vec<Ply<E>>,
+}
+
+/// One ply's evaluation state, kept together so that a lookup is one bounds check.
+struct Ply<E: Evaluator> {
+    state: E::State,
+    ready: bool,
+    /// The delta of the move made at this ply; `None` for a null move or none yet.
+    delta: Option<E::Delta>,
 }
 
 impl<E: Evaluator> EvalStack<E> {
     pub fn new(eval: E, plies: usize) -> EvalStack<E> {
-        EvalStack {
-            states: vec![eval.blank_state(); plies],
-            ready: vec![false; plies],
-            deltas: vec![None; plies],
-            eval,
-        }
+        let plies = (0..plies)
+            .map(|_| Ply {
+                state: eval.blank_state(),
+                ready: false,
+                delta: None,
+            })
+            .collect();
+        EvalStack { eval, plies }
     }
 
     pub fn evaluator(&self) -> &E {
@@ -32,28 +39,39 @@ impl<E: Evaluator> EvalStack<E> {
     /// Replaces the evaluator by one of the same kind (states are recomputed from the next root).
     pub fn set_evaluator(&mut self, eval: E) {
         self.eval = eval;
-        self.ready.fill(false);
+        for p in &mut self.plies {
+            p.ready = false;
+        }
     }
 
     /// Starts a line at `root` (ply 0).
     pub fn set_root(&mut self, root: &Position) {
-        self.eval.compute(root, &mut self.states[0]);
-        self.ready.fill(false);
-        self.ready[0] = true;
+        for p in &mut self.plies {
+            p.ready = false;
+        }
+        self.eval.compute(root, &mut self.plies[0].state);
+        self.plies[0].ready = true;
     }
 
     /// `m` is about to be made at `ply` on `pos`.
     #[inline]
     pub fn make(&mut self, ply: usize, pos: &Position, m: Move) {
-        self.deltas[ply] = Some(self.eval.delta(pos, m));
-        self.ready[ply + 1] = false;
+        let delta = self.eval.delta(pos, m);
+        let [now, next] = &mut self.plies[ply..ply + 2] else {
+            unreachable!("two plies")
+        };
+        now.delta = Some(delta);
+        next.ready = false;
     }
 
     /// A null move is about to be made at `ply`.
     #[inline]
     pub fn make_null(&mut self, ply: usize) {
-        self.deltas[ply] = None;
-        self.ready[ply + 1] = false;
+        let [now, next] = &mut self.plies[ply..ply + 2] else {
+            unreachable!("two plies")
+        };
+        now.delta = None;
+        next.ready = false;
     }
 
     /// Brings the state of `ply` (whose position is `pos`) up to date. A node calls this when it
@@ -62,19 +80,23 @@ impl<E: Evaluator> EvalStack<E> {
     /// on the bench; calling this from `make` cost more instruction-cache misses.)
     #[inline]
     pub fn ready(&mut self, ply: usize, pos: &Position) {
-        if self.ready[ply] {
+        let (done, rest) = self.plies.split_at_mut(ply);
+        let Some(now) = rest.first_mut() else {
+            return;
+        };
+        if now.ready {
             return;
         }
         // The root's state is always ready; the search never leaves ply 0 without it.
-        match (0..ply).rev().find(|&k| self.ready[k]) {
+        match done.iter().rposition(|p| p.ready) {
             Some(k) => {
-                let (done, rest) = self.states.split_at_mut(ply);
-                let deltas = self.deltas[k..ply].iter().filter_map(|d| *d);
-                self.eval.update(&done[k], pos, deltas, &mut rest[0]);
+                let deltas = done[k..].iter().filter_map(|p| p.delta);
+                self.eval
+                    .update(&done[k].state, pos, deltas, &mut now.state);
             }
-            None => self.eval.compute(pos, &mut self.states[ply]),
+            None => self.eval.compute(pos, &mut now.state),
         }
-        self.ready[ply] = true;
+        now.ready = true;
     }
 
     /// The static evaluation of `pos`, the position at `ply`, clamped clear of the mate range.
@@ -82,7 +104,7 @@ impl<E: Evaluator> EvalStack<E> {
     pub fn evaluate(&mut self, ply: usize, pos: &Position) -> i32 {
         self.ready(ply, pos);
         self.eval
-            .evaluate(pos, &self.states[ply])
+            .evaluate(pos, &self.plies[ply].state)
             .clamp(-EVAL_MAX, EVAL_MAX)
     }
 }
