@@ -469,7 +469,7 @@ impl<S: Searcher> Engine<S> {
         self.wait_idle();
         attacks::init();
         let threads = self.options.spin(OptionId::Threads).max(1) as usize;
-        let divide = movegen::perft_divide(self.position(), depth, threads);
+        let divide = movegen::perft_divide_until(self.position(), depth, threads, &|| false);
         for line in output::perft_lines(&divide) {
             self.out.line(&line);
         }
@@ -480,7 +480,7 @@ impl<S: Searcher> Engine<S> {
         self.wait_idle();
         attacks::init();
         let report = search::bench(depth);
-        for line in output::bench_lines(report.nodes, report.time_ms, report.nps) {
+        for line in output::bench_lines(&report) {
             self.out.info_string(&line);
         }
     }
