@@ -54,7 +54,8 @@ enum Tool {
     /// Count move paths to a depth (checks the move generator); prints one `<move>: <count>` line per
     /// root move, an empty line, `Nodes searched: N`, then the time and speed.
     Perft {
-        /// Depth in plies.
+        /// Depth in plies (at most 64).
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=tokin::core::movegen::MAX_PERFT_DEPTH as i64))]
         depth: u32,
         /// Start from this SFEN instead of the variant's start position (quote it).
         #[arg(long)]

@@ -40,6 +40,30 @@ fn current_sfen(c: &mut Client) -> String {
         .expect("sfen line")
 }
 
+/// After a refused `position`: `d` says there is none and why (naming `needles`), and `go` answers
+/// `bestmove resign` after an error that says why, also a `go infinite` (only at `stop`).
+fn assert_no_position(c: &mut Client, needles: &[&str]) {
+    c.send("d");
+    let l = c.read_until(|l| l.starts_with("info string "), QUICK, "d");
+    let l = l.last().cloned().unwrap_or_default();
+    assert!(
+        l.starts_with("info string no position: the last was refused ("),
+        "{l}"
+    );
+    for n in needles {
+        assert!(l.contains(n), "'{l}' lacks '{n}'");
+    }
+    let (best, before, _) = c.go("go btime 0 wtime 0 byoyomi 1000", QUICK);
+    assert_eq!(best, "bestmove resign");
+    assert_error(&before, &["go: no position to search", needles[0]]);
+    c.send("go infinite");
+    c.expect_no_bestmove(Duration::from_millis(200));
+    c.send("stop");
+    let (best, _, _) = c.await_bestmove(std::time::Instant::now(), QUICK);
+    assert_eq!(best, "bestmove resign");
+    c.sync();
+}
+
 #[test]
 fn bad_input_keeps_serving() {
     let mut c = Client::spawn();
@@ -77,23 +101,26 @@ fn bad_input_keeps_serving() {
     let lines = answer(&mut c, b"setoption name multipv value 1\n");
     assert!(lines.is_empty(), "{lines:?}");
 
-    // Malformed SFEN: the SfenError text, previous position kept.
+    // Malformed SFEN: the SfenError text, and no position at all (not the previous one).
     c.send("position startpos moves 7g7f");
-    let before = current_sfen(&mut c);
     let lines = answer(&mut c, b"position sfen lnsgkgsnl/9/ppppppppp b - 1\n");
-    assert_error(&lines, &["SFEN", "ranks"]);
-    assert_eq!(current_sfen(&mut c), before);
+    assert_error(&lines, &["SFEN", "ranks", "refused"]);
+    assert_no_position(&mut c, &["SFEN", "ranks"]);
     assert_error(&answer(&mut c, b"position sfen xyz b - 1\n"), &["SFEN"]);
 
-    // Illegal and unparsable moves: token and ply named, position before it kept.
+    // Illegal and unparsable moves, also after good ones: token and ply named, position refused.
     let lines = answer(&mut c, b"position startpos moves 7g7f 3c3d 7f7e 5i5h\n");
-    assert_error(&lines, &["'5i5h'", "ply 4"]);
-    assert_eq!(
-        current_sfen(&mut c),
-        "lnsgkgsnl/1r5b1/pppppp1pp/6p2/2P6/9/PP1PPPPPP/1B5R1/LNSGKGSNL w - 4"
-    );
+    assert_error(&lines, &["'5i5h'", "ply 4", "refused"]);
+    assert_no_position(&mut c, &["'5i5h'"]);
     let lines = answer(&mut c, b"position startpos moves 7g7f zz9\n");
     assert_error(&lines, &["'zz9'", "ply 2"]);
+    // A position line that does not parse: refused too.
+    c.send("position startpos moves 7g7f");
+    assert_error(
+        &answer(&mut c, b"position startpos 7g7f\n"),
+        &["'7g7f'", "refused"],
+    );
+    assert_no_position(&mut c, &["position: unexpected '7g7f'"]);
 
     // A line of megabytes, binary garbage and invalid UTF-8, CRLF and odd spacing.
     let mut big = vec![b'a'; 3 << 20];

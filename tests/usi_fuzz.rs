@@ -13,9 +13,9 @@ use tokin::core::{Position, Variant};
 use tokin::rng::Rng;
 
 /// Commands a GUI or a user sends, to be damaged. Left out: `quit`; `isready`, whose `readyok` marks
-/// the end of each step's answer; and the commands whose numbers a mutation could turn into a long
-/// job that `stop` does not end by design (`bench`, `perft`, `USI_Hash` with `usinewgame` clearing
-/// gigabytes).
+/// the end of each step's answer; and `USI_Hash`, which a mutation could turn into `usinewgame`
+/// clearing gigabytes, a job that `stop` does not end by design. `go perft` and `bench` are in:
+/// `stop` ends them, and the `isready` behind them waits for their count.
 const COMMANDS: &[&str] = &[
     "usi",
     "usinewgame",
@@ -47,6 +47,8 @@ const COMMANDS: &[&str] = &[
     "gameover draw",
     "d",
     "eval",
+    "go perft 3",
+    "bench 2",
 ];
 
 /// Tokens glued in or substituted: numbers out of range, move-like and SFEN-like fragments,

@@ -219,6 +219,39 @@ fn go_mate_and_search_each_get_their_own_answer() {
     c.sync();
 }
 
+/// A problem the engine refuses (here the defender, the side not to move, is already in check)
+/// must not be answered with the previous problem's mate: `checkmate timeout`, which claims nothing,
+/// after an error that says why. The next valid problem is solved as usual.
+#[test]
+fn a_refused_problem_is_not_answered_with_the_last_one() {
+    let mut c = ready_client();
+    c.send(&format!("position sfen {MATE_1}"));
+    assert_eq!(go_mate(&mut c, "go mate 1000", QUICK), "checkmate G*5b");
+    c.send("position sfen 4k4/4P4/9/9/9/9/9/9/9 b G 1");
+    for go in ["go mate 1000", "go mate infinite"] {
+        c.send(go);
+        let mut lines = c.read_until(|l| l.starts_with("checkmate"), QUICK, "checkmate");
+        assert_eq!(
+            lines.pop().as_deref(),
+            Some("checkmate timeout"),
+            "{lines:?}"
+        );
+        let error = lines
+            .iter()
+            .find(|l| l.starts_with("info string error: go mate: "));
+        let error = error.unwrap_or_else(|| panic!("no error in {lines:?}"));
+        assert!(error.contains("no position to solve"), "{error}");
+        assert!(error.contains("in check"), "{error}");
+        c.sync();
+    }
+    c.send(&format!("position sfen {MATE_3}"));
+    assert_eq!(
+        go_mate(&mut c, "go mate 5000", QUICK),
+        "checkmate G*3b 2b1b G*2b"
+    );
+    c.sync();
+}
+
 // ---- tokin mate ----
 
 /// `Name: number` on a line starting with `name`.

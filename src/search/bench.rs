@@ -5,6 +5,7 @@
 use super::api::{Limits, SearchEvent};
 use super::pool::{Evaluation, Pool, SearchConfig};
 use crate::core::{Position, Variant};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -14,6 +15,9 @@ pub struct BenchReport {
     pub nodes: u64,
     pub time_ms: u64,
     pub nps: u64,
+    /// The index in [`POSITIONS`] of the position the bench was stopped in (or before), `None` when
+    /// every position was searched to the end.
+    pub stopped_at: Option<usize>,
 }
 
 /// Varied positions: openings, middlegames with pieces in hand, drop-heavy endgames, an
@@ -45,6 +49,10 @@ pub const POSITIONS: &[&str] = &[
     "K1+P+P+P+P3/1+P+P6/+P+P+P6/9/9/9/6ppp/6gk1/9 b RB2S2N2Lrb3g2s2n2l6p 1",
 ];
 
+/// How often a bench asks whether to stop while a search runs. The answer itself comes at once (the
+/// search's `bestmove` wakes the wait), so this costs the measurement nothing.
+const STOP_POLL: Duration = Duration::from_millis(10);
+
 /// Searches every bench position to `depth` with the hand-written evaluation and sums the nodes.
 pub fn bench(depth: u32) -> BenchReport {
     bench_with(depth, Evaluation::HandWritten)
@@ -54,6 +62,13 @@ pub fn bench(depth: u32) -> BenchReport {
 /// searches' own: emptying the tables before each position (16 MB of table and 10 MB of
 /// continuation history) is left out, so `nps` measures the search.
 pub fn bench_with(depth: u32, evaluation: Evaluation) -> BenchReport {
+    bench_until(depth, evaluation, &|| false)
+}
+
+/// [`bench_with`] that ends early once `stopped()` returns true (asked before each position and
+/// every few milliseconds during its search): the search in progress is stopped, and its nodes and
+/// time count with those of the positions before it.
+pub fn bench_until(depth: u32, evaluation: Evaluation, stopped: &dyn Fn() -> bool) -> BenchReport {
     let mut pool = Pool::new();
     pool.resize_hash(16);
     let config = SearchConfig {
@@ -61,19 +76,29 @@ pub fn bench_with(depth: u32, evaluation: Evaluation) -> BenchReport {
         evaluation,
         ..SearchConfig::default()
     };
-    let nodes = Arc::new(Mutex::new(0u64));
+    let mut nodes = 0u64;
     let mut searching = Duration::ZERO;
-    for sfen in POSITIONS {
+    let mut stopped_at = None;
+    for (index, sfen) in POSITIONS.iter().enumerate() {
+        if stopped() {
+            stopped_at = Some(index);
+            break;
+        }
         let Ok(pos) = Position::from_sfen(sfen, Variant::Shogi) else {
             continue;
         };
         pool.clear_hash();
         let last = Arc::new(Mutex::new(0u64));
         let sink_last = Arc::clone(&last);
-        let sink = Arc::new(move |event: SearchEvent| {
-            if let SearchEvent::Info(info) = event {
+        let (answered, answer) = mpsc::channel();
+        let sink = Arc::new(move |event: SearchEvent| match event {
+            SearchEvent::Info(info) => {
                 *sink_last.lock().unwrap_or_else(|e| e.into_inner()) = info.nodes;
             }
+            SearchEvent::BestMove(_) => {
+                let _ = answered.send(());
+            }
+            SearchEvent::Progress { .. } => {}
         });
         let limits = Limits {
             depth: Some(depth),
@@ -81,17 +106,27 @@ pub fn bench_with(depth: u32, evaluation: Evaluation) -> BenchReport {
         };
         let started = Instant::now();
         pool.start(pos, limits, config.clone(), sink);
+        let mut stop_sent = false;
+        while let Err(RecvTimeoutError::Timeout) = answer.recv_timeout(STOP_POLL) {
+            if !stop_sent && stopped() {
+                pool.stop();
+                stop_sent = true;
+            }
+        }
         pool.wait();
         searching += started.elapsed();
-        *nodes.lock().unwrap_or_else(|e| e.into_inner()) +=
-            *last.lock().unwrap_or_else(|e| e.into_inner());
+        nodes += *last.lock().unwrap_or_else(|e| e.into_inner());
+        if stop_sent {
+            stopped_at = Some(index);
+            break;
+        }
     }
     let time_ms = searching.as_millis() as u64;
-    let nodes = *nodes.lock().unwrap_or_else(|e| e.into_inner());
     BenchReport {
         nodes,
         time_ms,
         nps: nodes * 1000 / time_ms.max(1),
+        stopped_at,
     }
 }
 
@@ -106,5 +141,33 @@ mod tests {
             let pos = Position::from_sfen(sfen, Variant::Shogi);
             assert!(pos.is_ok(), "{sfen}: {:?}", pos.err());
         }
+    }
+
+    #[test]
+    fn a_bench_runs_to_the_end_unless_stopped() {
+        crate::core::attacks::init();
+        let full = bench(1);
+        assert_eq!(full.stopped_at, None);
+        assert!(full.nodes > 0);
+        let at_once = bench_until(1, Evaluation::HandWritten, &|| true);
+        assert_eq!((at_once.stopped_at, at_once.nodes), (Some(0), 0));
+    }
+
+    /// A search that would take forever is stopped within a moment of the question turning true,
+    /// and what it searched is counted.
+    #[test]
+    fn stopping_a_bench_ends_the_search_in_progress() {
+        crate::core::attacks::init();
+        let start = Instant::now();
+        let report = bench_until(60, Evaluation::HandWritten, &|| {
+            start.elapsed() > Duration::from_millis(200)
+        });
+        assert_eq!(report.stopped_at, Some(0));
+        assert!(report.nodes > 0, "{report:?}");
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            start.elapsed()
+        );
     }
 }

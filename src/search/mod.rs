@@ -23,6 +23,6 @@ mod values;
 mod worker;
 
 pub use api::{BestMove, Bound, Limits, Score, SearchEvent, SearchInfo};
-pub use bench::{bench, bench_with, BenchReport};
+pub use bench::{bench, bench_until, bench_with, BenchReport};
 pub use pool::{Evaluation, EventSink, Pool, SearchConfig};
 pub use time::{TimeConfig, TimeLimits};

@@ -115,12 +115,12 @@ pub fn perft(
 ) -> Result<(), CliError> {
     let pos = build_position(sfen, &[], variant)?;
     let start = Instant::now();
-    let divide = movegen::perft_divide(&pos, depth, threads.max(1));
+    let divide = movegen::perft_divide_until(&pos, depth, threads.max(1), &|| false);
     let elapsed = start.elapsed();
     for line in output::perft_lines(&divide) {
         writeln!(out, "{line}")?;
     }
-    let nodes: u64 = divide.iter().map(|&(_, n)| n).sum();
+    let nodes = divide.nodes();
     let ms = elapsed.as_millis();
     writeln!(out, "Time (ms): {ms}")?;
     writeln!(
@@ -136,7 +136,7 @@ pub fn bench(out: &mut dyn Write, depth: u32, eval: &EvalArgs) -> Result<(), Cli
     attacks::init();
     let evaluation = eval.load(Variant::Shogi, &mut io::stderr())?;
     let report = search::bench_with(depth, evaluation);
-    for line in output::bench_lines(report.nodes, report.time_ms, report.nps) {
+    for line in output::bench_lines(&report) {
         writeln!(out, "{line}")?;
     }
     Ok(())

@@ -4,6 +4,7 @@
 //! them against the board (a move is only "illegal" relative to a position). Tokens are separated by
 //! any run of ASCII whitespace, which also absorbs CRLF endings and leading/trailing/multiple spaces.
 
+use crate::core::movegen::MAX_PERFT_DEPTH;
 use crate::search::Limits;
 use std::fmt;
 
@@ -135,6 +136,26 @@ pub enum CommandError {
         command: &'static str,
         token: Quoted,
     },
+    #[error("{command}: {key} {value} is over the limit of {max}")]
+    OverLimit {
+        command: &'static str,
+        key: &'static str,
+        value: u64,
+        max: u64,
+    },
+}
+
+impl CommandError {
+    /// The command the line named, when it named a known one.
+    pub fn command(&self) -> Option<&'static str> {
+        match self {
+            CommandError::Unknown(_) => None,
+            CommandError::Missing { command, .. }
+            | CommandError::NotANumber { command, .. }
+            | CommandError::Unexpected { command, .. }
+            | CommandError::OverLimit { command, .. } => Some(command),
+        }
+    }
 }
 
 /// Splits on ASCII whitespace, remembering where each token starts (setoption values need the raw rest
@@ -369,7 +390,18 @@ fn parse_go(args: &[&str]) -> Result<Go, CommandError> {
             }
             "infinite" => limits.infinite = true,
             "ponder" => limits.ponder = true,
-            "perft" => perft = Some(value(CMD, key, &mut it)?),
+            "perft" => {
+                let depth: u32 = value(CMD, key, &mut it)?;
+                if depth > MAX_PERFT_DEPTH {
+                    return Err(CommandError::OverLimit {
+                        command: CMD,
+                        key: "perft",
+                        value: depth.into(),
+                        max: MAX_PERFT_DEPTH.into(),
+                    });
+                }
+                perft = Some(depth);
+            }
             "mate" => {
                 mate = Some(match it.peek().copied() {
                     Some("infinite") => {
@@ -614,6 +646,16 @@ mod tests {
         );
         assert_eq!(ok("go mate"), Command::Go(Go::Mate(MateLimit::Infinite)));
         assert_eq!(ok("go perft 3"), Command::Go(Go::Perft(3)));
+        assert_eq!(ok("go perft 64"), Command::Go(Go::Perft(64)));
+        // Deeper would overflow the recursion's stack (and never end).
+        let e = parse("go perft 65").unwrap_err();
+        assert_eq!(e.to_string(), "go: perft 65 is over the limit of 64");
+        assert_eq!(e.command(), Some("go"));
+        assert_eq!(
+            parse("position foo").unwrap_err().command(),
+            Some("position")
+        );
+        assert_eq!(parse("foo").unwrap_err().command(), None);
     }
 
     #[test]

@@ -5,11 +5,27 @@
 //! `ponderhit` and `gameover` only signal, and the loop waits for the pool only right after having
 //! stopped it (a new `go`, `isready` with a new hash size, `quit`), which takes milliseconds.
 //! `isready` during a search is answered at once.
+//!
+//! `go perft` and `bench` are the exception: they hold the loop, as in Stockfish and YaneuraOu, so
+//! that a script's next command (another `go perft`, `isready`) waits for their count. They run on
+//! a thread of their own all the same, so that `stop` (they end with what they counted, marked
+//! partial) and `quit` (they end silently) are acted on at once; every other line waits for them.
+//!
+//! End of input counts as `stop` then `quit`, as in YaneuraOu and Stockfish: a search or mate job
+//! still running gives its one answer (also `go ponder` and `go infinite`), then the engine exits.
+//! Like any other input it waits behind a running `go perft` or `bench`.
+//!
+//! A refused `position` (bad SFEN, a move that cannot be played) leaves no position at all rather
+//! than the previous one: until the next accepted `position`, `go` answers `bestmove resign` (held
+//! until `stop`/`ponderhit` for `go infinite`/`go ponder`), `go mate` answers `checkmate timeout` and
+//! `go perft` counts nothing, each after an `info string error` that says why. None of those can be
+//! taken for a result about a position the client did not send.
 
 use crate::core::attacks;
 use crate::core::movegen;
 use crate::core::position::{EnteringKingRule, Position};
 use crate::core::Variant;
+use crate::mate::MateResult;
 use crate::search::{
     self, BestMove, Evaluation, EventSink, Limits, Pool, SearchConfig, SearchEvent, TimeConfig,
 };
@@ -20,6 +36,7 @@ use crate::usi::input::{Input, LineReader};
 use crate::usi::mate::{format_checkmate, format_mate_progress, Dfpn, MateSolver};
 use crate::usi::options::{OptionError, OptionId, Options, SetOutcome};
 use crate::usi::output::{self, Output};
+use std::collections::VecDeque;
 use std::io::{BufReader, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
@@ -39,11 +56,58 @@ struct SearchSession {
     answered: AtomicBool,
 }
 
-/// A `go mate` in progress.
-struct MateJob {
+/// Work on a thread of its own: a `go mate`, or a `go perft`/`bench` holding the loop.
+struct Job {
+    /// Set by `stop`: the work ends early and reports what it has.
     stop: Arc<AtomicBool>,
+    /// Set by `gameover`/`quit`: the work ends early and reports nothing.
     muted: Arc<AtomicBool>,
     handle: thread::JoinHandle<()>,
+}
+
+impl Job {
+    /// Runs `work(stop, muted)` on a new thread; `finished`, when given, hears when it is done.
+    fn spawn(
+        name: &str,
+        finished: Option<mpsc::Sender<LoopEvent>>,
+        work: impl FnOnce(&AtomicBool, &AtomicBool) + Send + 'static,
+    ) -> std::io::Result<Job> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let muted = Arc::new(AtomicBool::new(false));
+        let (stop2, muted2) = (Arc::clone(&stop), Arc::clone(&muted));
+        let handle = thread::Builder::new().name(name.into()).spawn(move || {
+            work(&stop2, &muted2);
+            if let Some(tx) = finished {
+                let _ = tx.send(LoopEvent::JobDone);
+            }
+        })?;
+        Ok(Job {
+            stop,
+            muted,
+            handle,
+        })
+    }
+
+    fn silence(&self) {
+        self.muted.store(true, Ordering::Release);
+        self.stop.store(true, Ordering::Release);
+    }
+
+    fn join(self, what: &str) {
+        if self.handle.join().is_err() {
+            log::error!("{what} thread panicked");
+        }
+    }
+}
+
+/// What the loop acts on, in order of arrival.
+pub enum LoopEvent {
+    /// A line from the client, and when it arrived.
+    Input(Input, Instant),
+    /// The client's input ended (or failed).
+    EndOfInput,
+    /// The `go perft` or `bench` holding the loop has finished.
+    JobDone,
 }
 
 /// What the loop needs from a search pool: `search::Pool`, or a scripted stand-in in tests.
@@ -103,11 +167,21 @@ pub struct Engine<S: Searcher = Pool> {
     /// The position to search; `None` stands for the selected variant's start, built on first use so
     /// that nothing touches the attack tables before `usiok`.
     pos: Option<Position>,
+    /// Why the last `position` was refused; while set there is no position to search.
+    refused: Option<String>,
+    /// A `go infinite`/`go ponder` came with no position: its `bestmove resign` waits for
+    /// `stop`/`ponderhit` like a search's.
+    resign_owed: bool,
     pool: S,
     /// The session of the most recent search (None before the first `go`).
     session: Option<Arc<SearchSession>>,
     mate_solver: Arc<dyn MateSolver>,
-    mate_job: Option<MateJob>,
+    mate_job: Option<Job>,
+    /// A `go perft` or `bench` running: the loop holds every command but `stop` and `quit` until
+    /// it is done.
+    blocking_job: Option<Job>,
+    /// Where a blocking job reports that it is done (the loop's channel; none when driven directly).
+    job_done: Option<mpsc::Sender<LoopEvent>>,
     /// Hash size the pool holds, once allocated (at `isready` or, without one, the first `go`).
     hash_mb: Option<usize>,
     /// `ClearHash` pressed during a search: cleared when the search is over.
@@ -129,15 +203,44 @@ impl<S: Searcher> Engine<S> {
             out,
             options,
             pos: None,
+            refused: None,
+            resign_owed: false,
             pool,
             session: None,
             mate_solver,
             mate_job: None,
+            blocking_job: None,
+            job_done: None,
             hash_mb: None,
             clear_pending: false,
             tables_used: false,
             evaluation: EvalLoader::new(),
         }
+    }
+
+    /// Tells the engine's loop when a `go perft` or `bench` is done (see [`LoopEvent::JobDone`]).
+    pub fn with_job_done(mut self, tx: mpsc::Sender<LoopEvent>) -> Engine<S> {
+        self.job_done = Some(tx);
+        self
+    }
+
+    /// Whether a `go perft` or `bench` holds the loop: only `stop` and `quit` are for now.
+    pub fn is_held(&self) -> bool {
+        self.blocking_job.is_some()
+    }
+
+    /// The `go perft` or `bench` holding the loop has finished.
+    pub fn job_finished(&mut self) {
+        if let Some(job) = self.blocking_job.take() {
+            job.join("perft/bench");
+        }
+    }
+
+    /// End of input: `stop` then `quit`. A search or mate job still running gives its one answer
+    /// first, as `stop` makes it (also `go infinite` and `go ponder`, which would never end).
+    pub fn end_of_input(&mut self) {
+        self.stop();
+        self.wait_idle();
     }
 
     /// Replaces the `go mate` solver.
@@ -158,6 +261,10 @@ impl<S: Searcher> Engine<S> {
         match command::parse(line) {
             Ok(Some(cmd)) => self.execute(cmd, received),
             Ok(None) => Flow::Continue,
+            Err(e) if e.command() == Some("position") => {
+                self.refuse_position(e.to_string());
+                Flow::Continue
+            }
             Err(e) => {
                 self.out.error(&format_args!("{e} (line ignored)"));
                 Flow::Continue
@@ -185,7 +292,9 @@ impl<S: Searcher> Engine<S> {
                     self.out
                         .error(&format_args!("{w}; ponderhit without a clock update"));
                 }
-                if self.awaiting_bestmove() {
+                if self.resign_owed {
+                    self.pay_owed_resign();
+                } else if self.awaiting_bestmove() {
                     self.pool.ponderhit(clock, received);
                 }
             }
@@ -277,6 +386,7 @@ impl<S: Searcher> Engine<S> {
                 }
                 if id == OptionId::UsiVariant && self.variant() != old_variant {
                     self.pos = None;
+                    self.refused = None;
                     self.out.info_string(&format!(
                         "variant {}: position reset to its start",
                         self.variant()
@@ -304,6 +414,7 @@ impl<S: Searcher> Engine<S> {
         self.wait_idle();
         self.clear_used_tables();
         self.pos = None;
+        self.refused = None;
     }
 
     /// Empties the hash tables if a search has used them since they were last cleared. Done at
@@ -321,6 +432,10 @@ impl<S: Searcher> Engine<S> {
         self.tables_used = false;
     }
 
+    /// `position`: the new position, or none at all when any part of it cannot be used (a bad SFEN,
+    /// a move that cannot be played, even after good ones). Searching what came before the bad part
+    /// would answer for a position the client did not send: in a game, often with the other side
+    /// to move.
     fn set_position(&mut self, base: PositionBase, moves: &[String]) {
         let variant = self.variant();
         let mut pos = match base {
@@ -328,10 +443,7 @@ impl<S: Searcher> Engine<S> {
             PositionBase::Sfen(sfen) => match Position::from_sfen(&sfen, variant) {
                 Ok(p) => p,
                 Err(e) => {
-                    self.out.error(&format_args!(
-                        "position: bad SFEN {}: {e}; keeping the previous position",
-                        Quoted::new(&sfen)
-                    ));
+                    self.refuse_position(format!("position: bad SFEN {}: {e}", Quoted::new(&sfen)));
                     return;
                 }
             },
@@ -340,23 +452,44 @@ impl<S: Searcher> Engine<S> {
             match pos.parse_usi_move(text) {
                 Ok(m) => pos.do_move(m),
                 Err(e) => {
-                    self.out.error(&format_args!(
-                        "position: move {} at ply {} is not playable: {e}; using the position after ply {} (the moves before it)",
+                    self.refuse_position(format!(
+                        "position: move {} at ply {} is not playable: {e}",
                         Quoted::new(text),
-                        i + 1,
-                        i
+                        i + 1
                     ));
-                    break;
+                    return;
                 }
             }
         }
         self.pos = Some(pos);
+        self.refused = None;
     }
 
-    /// The current position (the variant's start unless `position` set another).
-    fn position(&mut self) -> &Position {
+    /// Drops the position: until the next accepted `position`, nothing is searched.
+    fn refuse_position(&mut self, why: String) {
+        self.out.error(&format_args!(
+            "{why}; refused: no position until the next valid one"
+        ));
+        self.pos = None;
+        self.refused = Some(why);
+    }
+
+    /// The current position (the variant's start unless `position` set another), or why there is
+    /// none (the last `position` was refused).
+    fn position(&mut self) -> Result<&Position, &str> {
+        if let Some(why) = &self.refused {
+            return Err(why);
+        }
         let variant = self.variant();
-        self.pos.get_or_insert_with(|| Position::startpos(variant))
+        Ok(self.pos.get_or_insert_with(|| Position::startpos(variant)))
+    }
+
+    /// `bestmove resign` for a `go infinite`/`go ponder` that had no position, now that `stop`,
+    /// `ponderhit` or a new command has come.
+    fn pay_owed_resign(&mut self) {
+        if std::mem::take(&mut self.resign_owed) {
+            self.out.line(&output::format_bestmove(&BestMove::Resign));
+        }
     }
 
     /// Whether the latest search still owes its `bestmove`.
@@ -368,7 +501,8 @@ impl<S: Searcher> Engine<S> {
     }
 
     fn stop(&mut self) {
-        if let Some(job) = &self.mate_job {
+        self.pay_owed_resign();
+        for job in [&self.mate_job, &self.blocking_job].into_iter().flatten() {
             job.stop.store(true, Ordering::Release);
         }
         // `stop` while idle is ignored (no stray bestmove).
@@ -377,11 +511,11 @@ impl<S: Searcher> Engine<S> {
         }
     }
 
-    /// Ends any search or mate job with no further output (`gameover`, `quit`).
+    /// Ends any search or job with no further output (`gameover`, `quit`).
     fn silence(&mut self) {
-        if let Some(job) = &self.mate_job {
-            job.muted.store(true, Ordering::Release);
-            job.stop.store(true, Ordering::Release);
+        self.resign_owed = false;
+        for job in [&self.mate_job, &self.blocking_job].into_iter().flatten() {
+            job.silence();
         }
         if let Some(s) = &self.session {
             s.muted.store(true, Ordering::Release);
@@ -394,6 +528,7 @@ impl<S: Searcher> Engine<S> {
     /// Brings the pool (and any mate job) to rest. A search still owing its `bestmove` is stopped
     /// and gives it: every `go` gets exactly one answer, also when a new `go` overtakes it.
     fn wait_idle(&mut self) {
+        self.pay_owed_resign();
         if self.awaiting_bestmove() {
             self.pool.stop();
         }
@@ -402,18 +537,35 @@ impl<S: Searcher> Engine<S> {
         }
         if let Some(job) = self.mate_job.take() {
             job.stop.store(true, Ordering::Release);
-            if job.handle.join().is_err() {
-                log::error!("mate solver thread panicked");
-            }
+            job.join("mate solver");
+        }
+        // The loop holds commands while a perft or bench runs, so only a direct caller gets here.
+        if let Some(job) = self.blocking_job.take() {
+            job.join("perft/bench");
         }
     }
 
     fn go(&mut self, mut limits: Limits, searchmoves: &[String], received: Instant) {
         limits.received = Some(received);
         self.wait_idle();
+        if let Some(why) = &self.refused {
+            self.out.error(&format_args!(
+                "go: no position to search, the last was refused ({why}); answering resign"
+            ));
+            // `go infinite` and `go ponder` never answer before `stop`/`ponderhit`.
+            if limits.infinite || limits.ponder {
+                self.resign_owed = true;
+            } else {
+                self.out.line(&output::format_bestmove(&BestMove::Resign));
+            }
+            return;
+        }
         self.prepare();
+        let Ok(root) = self.position().cloned() else {
+            return;
+        };
         for text in searchmoves {
-            match self.position().parse_usi_move(text) {
+            match root.parse_usi_move(text) {
                 Ok(m) => limits.searchmoves.push(m),
                 Err(e) => self.out.error(&format_args!(
                     "go: searchmoves {} skipped: {e}",
@@ -424,9 +576,8 @@ impl<S: Searcher> Engine<S> {
         self.tables_used = true;
         let session = Arc::new(SearchSession::default());
         self.session = Some(Arc::clone(&session));
-        let pos = self.position().clone();
-        let sink = event_sink(self.out.clone(), session, pos.clone());
-        self.pool.start(pos, limits, self.search_config(), sink);
+        let sink = event_sink(self.out.clone(), session, root.clone());
+        self.pool.start(root, limits, self.search_config(), sink);
     }
 
     /// The one call site of the mate solver. Like `go`, it first brings a running search or mate
@@ -435,53 +586,99 @@ impl<S: Searcher> Engine<S> {
     /// ends it with `checkmate timeout` unless the proof is complete.
     fn go_mate(&mut self, limit: MateLimit) {
         self.wait_idle();
+        if let Some(why) = &self.refused {
+            self.out.error(&format_args!(
+                "go mate: no position to solve, the last was refused ({why}); answering timeout"
+            ));
+            self.out.line(&format_checkmate(&MateResult::Timeout));
+            return;
+        }
         self.prepare();
+        let Ok(pos) = self.position().cloned() else {
+            return;
+        };
         self.tables_used = true;
-        let stop = Arc::new(AtomicBool::new(false));
-        let muted = Arc::new(AtomicBool::new(false));
-        let (solver, pos, out) = (
-            Arc::clone(&self.mate_solver),
-            self.position().clone(),
-            self.out.clone(),
-        );
-        let (stop2, muted2) = (Arc::clone(&stop), Arc::clone(&muted));
-        let handle = thread::spawn(move || {
+        let (solver, out) = (Arc::clone(&self.mate_solver), self.out.clone());
+        let job = Job::spawn("tokin-mate", None, move |stop, muted| {
             let mut progress = |p| {
-                if !muted2.load(Ordering::Acquire) {
+                if !muted.load(Ordering::Acquire) {
                     out.line(&format_mate_progress(&p));
                 }
             };
-            let answer = solver.solve(&pos, limit, &stop2, &mut progress);
-            if !muted2.load(Ordering::Acquire) {
+            let answer = solver.solve(&pos, limit, stop, &mut progress);
+            if !muted.load(Ordering::Acquire) {
                 out.line(&format_checkmate(&answer));
             }
         });
-        self.mate_job = Some(MateJob {
-            stop,
-            muted,
-            handle,
-        });
-    }
-
-    /// `go perft N`. Debug commands run to completion before the next command, like a script
-    /// expects (`go perft 5` then `quit` prints the count); input keeps being read meanwhile.
-    fn go_perft(&mut self, depth: u32) {
-        self.wait_idle();
-        attacks::init();
-        let threads = self.options.spin(OptionId::Threads).max(1) as usize;
-        let divide = movegen::perft_divide(self.position(), depth, threads);
-        for line in output::perft_lines(&divide) {
-            self.out.line(&line);
+        match job {
+            Ok(job) => self.mate_job = Some(job),
+            Err(e) => {
+                self.out.error(&format_args!(
+                    "go mate: cannot start the solver thread: {e}"
+                ));
+                self.out.line(&format_checkmate(&MateResult::Timeout));
+            }
         }
     }
 
-    /// `bench [depth]`, reported as `info string` lines (it is not a search the client asked for).
+    /// `go perft N`, holding the loop until it is done: `stop` cuts it short (the root moves counted
+    /// so far, marked partial), `quit` ends it silently.
+    fn go_perft(&mut self, depth: u32) {
+        self.wait_idle();
+        if let Some(why) = &self.refused {
+            self.out.error(&format_args!(
+                "go perft: no position to count, the last was refused ({why})"
+            ));
+            for line in output::perft_no_position_lines() {
+                self.out.line(&line);
+            }
+            return;
+        }
+        attacks::init();
+        let Ok(pos) = self.position().cloned() else {
+            return;
+        };
+        let threads = self.options.spin(OptionId::Threads).max(1) as usize;
+        let out = self.out.clone();
+        self.start_blocking_job("tokin-perft", move |stop, muted| {
+            let stopped = || stop.load(Ordering::Relaxed);
+            let divide = movegen::perft_divide_until(&pos, depth, threads, &stopped);
+            if !muted.load(Ordering::Acquire) {
+                for line in output::perft_lines(&divide) {
+                    out.line(&line);
+                }
+            }
+        });
+    }
+
+    /// `bench [depth]`, reported as `info string` lines (it is not a search the client asked for),
+    /// holding the loop like `go perft`.
     fn bench(&mut self, depth: u32) {
         self.wait_idle();
         attacks::init();
-        let report = search::bench(depth);
-        for line in output::bench_lines(report.nodes, report.time_ms, report.nps) {
-            self.out.info_string(&line);
+        let out = self.out.clone();
+        self.start_blocking_job("tokin-bench", move |stop, muted| {
+            let report = search::bench_until(depth, Evaluation::HandWritten, &|| {
+                stop.load(Ordering::Relaxed)
+            });
+            if !muted.load(Ordering::Acquire) {
+                for line in output::bench_lines(&report) {
+                    out.info_string(&line);
+                }
+            }
+        });
+    }
+
+    fn start_blocking_job(
+        &mut self,
+        name: &str,
+        work: impl FnOnce(&AtomicBool, &AtomicBool) + Send + 'static,
+    ) {
+        match Job::spawn(name, self.job_done.clone(), work) {
+            Ok(job) => self.blocking_job = Some(job),
+            Err(e) => self
+                .out
+                .error(&format_args!("cannot start the {name} thread: {e}")),
         }
     }
 
@@ -494,10 +691,15 @@ impl<S: Searcher> Engine<S> {
     /// network, in YaneuraOu's units: the same file gives the same number as its `eval`).
     fn eval(&mut self) {
         self.prepare_evaluation();
-        let report = {
-            let pos = self.position().clone();
-            self.evaluation.evaluate(&pos)
+        let pos = match self.position() {
+            Ok(pos) => pos.clone(),
+            Err(why) => {
+                let text = format!("no position: the last was refused ({why})");
+                self.out.info_string(&text);
+                return;
+            }
         };
+        let report = self.evaluation.evaluate(&pos);
         match report {
             EvalReport::Nnue(score) | EvalReport::HandWritten(score) => {
                 self.out.info_string(&format!("eval {score}"))
@@ -513,7 +715,11 @@ impl<S: Searcher> Engine<S> {
     }
 
     fn display(&mut self) {
-        for line in display::display_lines(self.position()) {
+        let lines = match self.position() {
+            Ok(pos) => display::display_lines(pos),
+            Err(why) => vec![format!("no position: the last was refused ({why})")],
+        };
+        for line in lines {
             self.out.info_string(&line);
         }
     }
@@ -523,6 +729,11 @@ impl<S: Searcher> Engine<S> {
         self.silence();
         if self.pool.is_searching() {
             self.pool.wait();
+        }
+        // A perft or bench ends within milliseconds of its stop flag; the mate solver too, but
+        // nothing it could still print matters, so it is not waited for.
+        if let Some(job) = self.blocking_job.take() {
+            job.join("perft/bench");
         }
     }
 }
@@ -604,10 +815,14 @@ pub fn run<R: Read + Send + 'static>(input: R, out: Output) {
 
 /// Runs the USI loop on `input` until `quit` or end of input.
 pub fn run_with<R: Read + Send + 'static, S: Searcher>(input: R, out: Output, pool: S) {
-    let (tx, rx) = mpsc::channel::<(Input, Instant)>();
+    run_engine(input, out.clone(), Engine::new(out, pool));
+}
+
+fn run_engine<R: Read + Send + 'static, S: Searcher>(input: R, out: Output, engine: Engine<S>) {
+    let (tx, rx) = mpsc::channel::<LoopEvent>();
+    let reader_tx = tx.clone();
     // The reader only reads: it never waits on anything the loop does, so the instant it stamps on a
     // line is when the client sent it, however long the loop is still busy with earlier commands.
-    // At end of input it simply drops the sender, which ends the loop below like `quit`.
     let reader = thread::Builder::new()
         .name("usi-reader".into())
         .spawn(move || {
@@ -615,8 +830,11 @@ pub fn run_with<R: Read + Send + 'static, S: Searcher>(input: R, out: Output, po
             loop {
                 match lines.next_input() {
                     Ok(Some(input)) => {
-                        if tx.send((input, Instant::now())).is_err() {
-                            break;
+                        if reader_tx
+                            .send(LoopEvent::Input(input, Instant::now()))
+                            .is_err()
+                        {
+                            return;
                         }
                     }
                     Ok(None) => break,
@@ -626,20 +844,51 @@ pub fn run_with<R: Read + Send + 'static, S: Searcher>(input: R, out: Output, po
                     }
                 }
             }
+            let _ = reader_tx.send(LoopEvent::EndOfInput);
         });
     if let Err(e) = reader {
         log::error!("cannot start the input thread: {e}");
         return;
     }
-    let mut engine = Engine::new(out.clone(), pool);
-    for (input, received) in rx {
-        let flow = match input {
-            Input::Line(line) => engine.handle_line(&line, received),
-            Input::TooLong(n) => {
+    let mut engine = engine.with_job_done(tx);
+    // Input that came while a perft or bench held the loop, in order.
+    let mut held: VecDeque<LoopEvent> = VecDeque::new();
+    loop {
+        let next = match held.pop_front() {
+            Some(event) if !engine.is_held() => event,
+            other => {
+                if let Some(event) = other {
+                    held.push_front(event);
+                }
+                match rx.recv() {
+                    Ok(event) => event,
+                    Err(_) => break,
+                }
+            }
+        };
+        let flow = match next {
+            LoopEvent::JobDone => {
+                engine.job_finished();
+                Flow::Continue
+            }
+            LoopEvent::Input(Input::Line(line), received)
+                if !engine.is_held() || ends_a_held_job(&line) =>
+            {
+                engine.handle_line(&line, received)
+            }
+            LoopEvent::Input(Input::TooLong(n), _) if !engine.is_held() => {
                 out.error(&format_args!(
                     "input line of {n} bytes is longer than the {} byte limit; ignored",
                     crate::usi::input::MAX_LINE
                 ));
+                Flow::Continue
+            }
+            LoopEvent::EndOfInput if !engine.is_held() => {
+                engine.end_of_input();
+                Flow::Quit
+            }
+            event => {
+                held.push_back(event);
                 Flow::Continue
             }
         };
@@ -648,6 +897,14 @@ pub fn run_with<R: Read + Send + 'static, S: Searcher>(input: R, out: Output, po
         }
     }
     engine.shutdown();
+}
+
+/// `stop` and `quit` act on a `go perft` or `bench` at once; every other line waits for it.
+fn ends_a_held_job(line: &str) -> bool {
+    matches!(
+        command::parse(line),
+        Ok(Some(Command::Stop | Command::Quit))
+    )
 }
 
 #[cfg(test)]
@@ -765,12 +1022,15 @@ mod tests {
 
     /// Runs the loop over `input` (to end of input) with the scripted pool; returns the output lines.
     fn session(input: &str, fake: &Fake) -> Vec<String> {
+        session_solving(input, fake, Arc::new(ScriptedMate::default()))
+    }
+
+    /// `session` with the given mate solver.
+    fn session_solving(input: &str, fake: &Fake, solver: Arc<dyn MateSolver>) -> Vec<String> {
         let buf = Buf::default();
-        run_with(
-            Cursor::new(input.as_bytes().to_vec()),
-            Output::new(Box::new(buf.clone())),
-            fake.clone(),
-        );
+        let out = Output::new(Box::new(buf.clone()));
+        let engine = Engine::new(out.clone(), fake.clone()).with_mate_solver(solver);
+        run_engine(Cursor::new(input.as_bytes().to_vec()), out, engine);
         let bytes = buf.0.lock().unwrap().clone();
         String::from_utf8(bytes)
             .unwrap()
@@ -930,7 +1190,7 @@ mod tests {
         );
         let fake = Fake::default();
         let out = session(
-            "setoption name threads value 3\nsetoption name MultiPV value 4\nsetoption name USI_Variant value heian\nposition startpos moves 7g7f\ngo depth 1\n",
+            "setoption name threads value 3\nsetoption name MultiPV value 4\nsetoption name USI_Variant value heian\nposition startpos moves 7f7e\ngo depth 1\n",
             &fake,
         );
         assert_eq!(bestmoves(&out).len(), 1);
@@ -1059,5 +1319,196 @@ mod tests {
         let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
         assert!(text.lines().filter(|l| l.starts_with("checkmate")).count() <= 1);
         assert!(!text.contains("bestmove"));
+    }
+
+    fn starts(fake: &Fake) -> usize {
+        fake.calls()
+            .iter()
+            .filter(|c| c.starts_with("start"))
+            .count()
+    }
+
+    /// End of input is `stop` then `quit`: a search still running, timed or not, is stopped (not
+    /// aborted) and gives its one `bestmove`; an idle engine exits without a word.
+    #[test]
+    fn end_of_input_stops_the_search_and_answers_once() {
+        for go in [
+            "go infinite",
+            "go ponder btime 0 wtime 0 byoyomi 1000",
+            "go ponder",
+        ] {
+            let fake = Fake::default();
+            let out = session(&format!("position startpos\n{go}\n"), &fake);
+            assert_eq!(bestmoves(&out).len(), 1, "{go}: {out:?}");
+            let calls = fake.calls();
+            assert!(calls.contains(&"stop".to_string()), "{go}: {calls:?}");
+            assert!(!calls.contains(&"abort".to_string()), "{go}: {calls:?}");
+        }
+        // Answered already: nothing more at the end.
+        let fake = Fake::default();
+        let out = session("position startpos\ngo depth 1\n", &fake);
+        assert_eq!(bestmoves(&out).len(), 1, "{out:?}");
+        // Idle, or after gameover: silence.
+        let fake = Fake::default();
+        assert!(session("isready\nposition startpos\n", &fake) == ["readyok"]);
+        assert!(!fake.calls().contains(&"stop".to_string()));
+        let out = session("go infinite\ngameover lose\n", &Fake::default());
+        assert!(bestmoves(&out).is_empty(), "{out:?}");
+    }
+
+    /// A scripted mate solver that works until it is stopped.
+    struct UntilStopped;
+
+    impl MateSolver for UntilStopped {
+        fn solve(
+            &self,
+            _: &Position,
+            _: MateLimit,
+            stop: &AtomicBool,
+            _: &mut dyn FnMut(MateProgress),
+        ) -> MateResult {
+            while !stop.load(Ordering::Acquire) {
+                thread::sleep(Duration::from_millis(1));
+            }
+            MateResult::Timeout
+        }
+        fn resize_hash(&self, _: usize) {}
+        fn clear_hash(&self) {}
+    }
+
+    #[test]
+    fn end_of_input_stops_go_mate_and_answers_once() {
+        let out = session_solving(
+            "position startpos\ngo mate infinite\n",
+            &Fake::default(),
+            Arc::new(UntilStopped),
+        );
+        assert_eq!(out, ["checkmate timeout"]);
+    }
+
+    const BAD_SFEN: &str = "position sfen lnsgkgsnl/9/ppppppppp b - 1";
+    /// A tsume problem whose defender (the side not to move) is already in check.
+    const CHECKED_DEFENDER: &str = "position sfen 4k4/4P4/9/9/9/9/9/9/9 b G 1";
+
+    /// After a refused `position` no `go` answers for the position before it: `bestmove resign`,
+    /// with the reason, and the search is never started.
+    #[test]
+    fn a_refused_position_is_answered_with_resign() {
+        for refused in [
+            BAD_SFEN,
+            CHECKED_DEFENDER,
+            // Partly playable: good moves, then one that is not.
+            "position startpos moves 7g7f 3c3d 5i5i",
+            "position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e 5c5d zz9",
+            // A line that does not parse as a position at all.
+            "position foo",
+            "position sfen",
+        ] {
+            let fake = Fake::default();
+            let out = session(
+                &format!(
+                    "position startpos\ngo depth 1\n{refused}\ngo btime 0 wtime 0 byoyomi 100\n"
+                ),
+                &fake,
+            );
+            let answers = bestmoves(&out);
+            assert_eq!(answers.len(), 2, "{refused}: {out:?}");
+            assert_eq!(answers[1], "bestmove resign", "{refused}: {out:?}");
+            assert_eq!(starts(&fake), 1, "{refused}: {:?}", fake.calls());
+            let said = out.iter().filter(|l| l.starts_with("info string error: "));
+            let said: Vec<_> = said.collect();
+            assert_eq!(said.len(), 2, "{refused}: {out:?}");
+            assert!(said[0].contains("refused"), "{refused}: {out:?}");
+            assert!(
+                said[1].starts_with("info string error: go: no position"),
+                "{out:?}"
+            );
+        }
+        // The next accepted position is searched again; so is the start after usinewgame.
+        for fresh in ["position startpos moves 7g7f", "usinewgame"] {
+            let fake = Fake::default();
+            let out = session(&format!("{BAD_SFEN}\n{fresh}\ngo depth 1\n"), &fake);
+            assert_eq!(bestmoves(&out).len(), 1, "{out:?}");
+            assert_ne!(bestmoves(&out)[0], "bestmove resign", "{out:?}");
+            assert_eq!(starts(&fake), 1, "{:?}", fake.calls());
+        }
+    }
+
+    /// `go infinite` and `go ponder` on no position keep the rule that no `bestmove` comes before
+    /// `stop`/`ponderhit`; `gameover` drops the answer; a new `go` or end of input pays it first.
+    #[test]
+    fn a_refused_position_holds_its_resign_until_stop_or_ponderhit() {
+        let fake = Fake::default();
+        let out = session(
+            &format!("{BAD_SFEN}\ngo infinite\nisready\nstop\nstop\n"),
+            &fake,
+        );
+        let ready = out.iter().position(|l| l == "readyok");
+        let resign = out.iter().position(|l| l == "bestmove resign");
+        assert!(ready.is_some() && ready < resign, "{out:?}");
+        assert_eq!(bestmoves(&out).len(), 1, "{out:?}");
+        for (input, answers) in [
+            (format!("{BAD_SFEN}\ngo ponder\nisready\nponderhit\n"), 1),
+            (format!("{BAD_SFEN}\ngo ponder\ngameover win\nstop\n"), 0),
+            (format!("{BAD_SFEN}\ngo infinite\ngo infinite\nquit\n"), 1),
+            (format!("{BAD_SFEN}\ngo infinite\n"), 1),
+        ] {
+            let fake = Fake::default();
+            let out = session(&input, &fake);
+            let got = bestmoves(&out);
+            assert_eq!(got.len(), answers, "{input}: {out:?}");
+            assert!(got.iter().all(|b| *b == "bestmove resign"), "{out:?}");
+            assert_eq!(starts(&fake), 0, "{input}: {:?}", fake.calls());
+        }
+    }
+
+    /// `go mate` on no position: `checkmate timeout` (claims nothing), never the previous
+    /// problem's answer, and the solver is not asked.
+    #[test]
+    fn a_refused_position_is_answered_with_checkmate_timeout() {
+        let solver = Arc::new(ScriptedMate::default());
+        let out = session_solving(
+            &format!("{CHECKED_DEFENDER}\ngo mate 1000\nd\ngo perft 3\n"),
+            &Fake::default(),
+            Arc::clone(&solver) as Arc<dyn MateSolver>,
+        );
+        let answers: Vec<_> = out.iter().filter(|l| l.starts_with("checkmate")).collect();
+        assert_eq!(answers, ["checkmate timeout"], "{out:?}");
+        assert!(
+            !solver
+                .0
+                .lock()
+                .unwrap()
+                .iter()
+                .any(|c| c.starts_with("solve")),
+            "{:?}",
+            solver.0.lock().unwrap()
+        );
+        assert!(out
+            .iter()
+            .any(|l| l.starts_with("info string error: go mate: no position")));
+        assert!(out
+            .iter()
+            .any(|l| l.starts_with("info string no position: ")));
+        assert_eq!(
+            out.last().map(String::as_str),
+            Some("Nodes searched (no position): 0")
+        );
+    }
+
+    /// A `go perft` holds the loop: what comes after it waits for its count, in order, and end of
+    /// input too (the count is not cut short).
+    #[test]
+    fn go_perft_holds_the_loop_until_counted() {
+        crate::core::attacks::init();
+        let out = session(
+            "go perft 3\nisready\ngo perft 1\nisready\n",
+            &Fake::default(),
+        );
+        let at = |text: &str| out.iter().position(|l| l == text);
+        assert!(at("Nodes searched: 25470") < at("readyok"), "{out:?}");
+        assert!(at("Nodes searched: 30").is_some(), "{out:?}");
+        assert_eq!(out.last().map(String::as_str), Some("readyok"), "{out:?}");
+        assert_eq!(out.iter().filter(|l| *l == "readyok").count(), 2, "{out:?}");
     }
 }

@@ -5,8 +5,8 @@
 //! `readyok`/`bestmove` without a pipe ever filling), and ASCII only (one match runner decodes ASCII,
 //! another Shift-JIS, so anything else could garble or kill the session).
 
-use crate::core::Move;
-use crate::search::{BestMove, Bound, Score, SearchEvent, SearchInfo};
+use crate::core::movegen::Divide;
+use crate::search::{bench, BenchReport, BestMove, Bound, Score, SearchEvent, SearchInfo};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -137,30 +137,58 @@ pub fn format_event(event: &SearchEvent) -> String {
 }
 
 /// `go perft` / `tokin perft` output: one `<move>: <count>` line per root move, an empty line, then
-/// `Nodes searched: <total>`.
-pub fn perft_lines(divide: &[(Move, u64)]) -> Vec<String> {
-    let mut lines: Vec<String> = divide.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+/// `Nodes searched: <total>`. A perft cut short lists only the root moves it finished, and its last
+/// line says so before the colon, `Nodes searched (partial: 12 of 30 root moves): <their total>`, so
+/// that a script reading `Nodes searched: N` cannot take it for the full count.
+pub fn perft_lines(divide: &Divide) -> Vec<String> {
+    let mut lines: Vec<String> = divide
+        .counts
+        .iter()
+        .map(|(m, n)| format!("{m}: {n}"))
+        .collect();
     lines.push(String::new());
-    lines.push(format!(
-        "Nodes searched: {}",
-        divide.iter().map(|&(_, n)| n).sum::<u64>()
-    ));
+    lines.push(if divide.is_complete() {
+        format!("Nodes searched: {}", divide.nodes())
+    } else {
+        format!(
+            "Nodes searched (partial: {} of {} root moves): {}",
+            divide.counts.len(),
+            divide.root_moves,
+            divide.nodes()
+        )
+    });
     lines
 }
 
-/// `bench` output; `Nodes searched` and `Nodes/second` come last (scripts read them there).
-pub fn bench_lines(nodes: u64, time_ms: u64, nps: u64) -> Vec<String> {
+/// The answer to `go perft` when there is no position to count (the last `position` was refused).
+pub fn perft_no_position_lines() -> Vec<String> {
+    vec![String::new(), "Nodes searched (no position): 0".to_string()]
+}
+
+/// `bench` output; `Nodes searched` and `Nodes/second` come last (scripts read them there). A bench
+/// cut short says where, before the colon: `Nodes searched (partial: stopped in position 4 of
+/// 21): N`.
+pub fn bench_lines(report: &BenchReport) -> Vec<String> {
+    let nodes = match report.stopped_at {
+        None => format!("Nodes searched: {}", report.nodes),
+        Some(i) => format!(
+            "Nodes searched (partial: stopped in position {} of {}): {}",
+            i + 1,
+            bench::POSITIONS.len(),
+            report.nodes
+        ),
+    };
     vec![
-        format!("Total time (ms): {time_ms}"),
-        format!("Nodes searched: {nodes}"),
-        format!("Nodes/second: {nps}"),
+        format!("Total time (ms): {}", report.time_ms),
+        nodes,
+        format!("Nodes/second: {}", report.nps),
     ]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{HandKind, Square};
+    use crate::core::{HandKind, Move, Square};
 
     fn sq(s: &str) -> Square {
         Square::from_usi(s).unwrap()
@@ -238,14 +266,45 @@ mod tests {
     fn perft_and_bench_lines() {
         let a = Move::normal(sq("7g"), sq("7f"), false);
         let b = Move::drop(HandKind::Pawn, sq("5e"));
+        let mut divide = Divide {
+            counts: vec![(a, 30), (b, 2)],
+            root_moves: 2,
+        };
         assert_eq!(
-            perft_lines(&[(a, 30), (b, 2)]),
+            perft_lines(&divide),
             vec!["7g7f: 30", "P*5e: 2", "", "Nodes searched: 32"]
         );
-        let bench = bench_lines(1000, 10, 100_000);
+        divide.root_moves = 5;
         assert_eq!(
-            bench.last().map(String::as_str),
-            Some("Nodes/second: 100000")
+            perft_lines(&divide),
+            vec![
+                "7g7f: 30",
+                "P*5e: 2",
+                "",
+                "Nodes searched (partial: 2 of 5 root moves): 32"
+            ]
+        );
+        let mut report = BenchReport {
+            nodes: 1000,
+            time_ms: 10,
+            nps: 100_000,
+            stopped_at: None,
+        };
+        assert_eq!(
+            bench_lines(&report),
+            vec![
+                "Total time (ms): 10",
+                "Nodes searched: 1000",
+                "Nodes/second: 100000"
+            ]
+        );
+        report.stopped_at = Some(3);
+        assert_eq!(
+            bench_lines(&report)[1],
+            format!(
+                "Nodes searched (partial: stopped in position 4 of {}): 1000",
+                bench::POSITIONS.len()
+            )
         );
     }
 

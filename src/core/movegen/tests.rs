@@ -264,3 +264,48 @@ fn has_evasion_agrees_with_the_evasion_generator() {
     );
     assert!(!has_evasion(&double) && !has_evasion(&distant) && has_evasion(&distant_with_pawn));
 }
+
+#[test]
+fn perft_divide_until_never_stopped_is_perft_divide() {
+    let p = pos(POSITIONS[1]);
+    for threads in [1, 2] {
+        let divide = perft_divide_until(&p, 3, threads, &|| false);
+        assert!(divide.is_complete());
+        assert_eq!(divide.root_moves, legal_moves(&p).len());
+        assert_eq!(divide.counts, perft_divide(&p, 3, 1));
+        assert_eq!(divide.nodes(), perft(&mut p.clone(), 3));
+    }
+}
+
+/// Stopped part way, a perft keeps exactly the root moves it finished, each with its full count.
+/// At depth 4 the predicate is asked once per root move (at the child, three plies above the
+/// leaves), so answering "stop" at the sixth question leaves the first five root moves.
+#[test]
+fn perft_divide_until_keeps_the_root_moves_it_finished() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let p = pos(POSITIONS[0]);
+    let asked = AtomicUsize::new(0);
+    let divide = perft_divide_until(&p, 4, 1, &|| asked.fetch_add(1, Ordering::Relaxed) >= 5);
+    assert!(!divide.is_complete());
+    assert_eq!(divide.root_moves, 30);
+    let full = perft_divide(&p, 4, 1);
+    assert_eq!(divide.counts, full[..5]);
+    assert_eq!(
+        divide.nodes(),
+        full[..5].iter().map(|&(_, n)| n).sum::<u64>()
+    );
+}
+
+/// A perft stopped before it starts counts nothing (also over threads): the question comes at each
+/// root move's child, before the recursion goes deeper, so this returns at once at any depth (5
+/// here, so that a broken check fails in a second instead of hanging).
+#[test]
+fn perft_divide_until_stopped_at_once_counts_nothing() {
+    let p = pos(POSITIONS[0]);
+    for threads in [1, 2] {
+        let divide = perft_divide_until(&p, 5, threads, &|| true);
+        assert_eq!((divide.counts.len(), divide.root_moves), (0, 30));
+        assert!(!divide.is_complete());
+    }
+    assert!(perft_divide_until(&p, 0, 1, &|| true).is_complete());
+}
