@@ -122,7 +122,9 @@ def prepare(run_dir, config, engines, instances=None):
         (run_dir / "engines" / file).write_text(text)
     text = (HERE / config).read_text()
     if instances:
+        # Games go to whichever listed machine has free slots (ShogiArena's "auto" scheduling).
         text += f"instances:\n  - {Path(instances).resolve()}\n"
+        text += "system:\n  instance_scheduling:\n    policy: auto\n"
     (run_dir / "config.yaml").write_text(text)
     (run_dir / "openings.txt").write_text("\n".join(opening_lines()) + "\n")
 
@@ -132,7 +134,9 @@ def shogiarena(mode, run_dir, extra):
     exe = Path(sys.prefix) / "bin" / "shogiarena"
     cmd = [exe, "--output-dir", run_dir / "output", "run", mode, run_dir / "config.yaml"]
     cmd += ["--run-dir", run_dir / "arena"] + list(extra)
-    run(cmd, cwd=run_dir)
+    # The venv's bin first: remote runs call `uv` (installed there) to build the worker bundle.
+    env = dict(os.environ, PATH=f"{exe.parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    run(cmd, cwd=run_dir, env=env)
 
 
 def default_run_dir(mode):
@@ -453,23 +457,34 @@ def cmd_spsa(args, extra):
 
 
 def spsa_result(run_dir):
-    """Prints the tuned values next to the defaults, as params.rs lines would have them."""
+    """Writes and prints the tuned values next to the defaults (run_dir/report.txt)."""
     import json
 
-    current = run_dir / "arena" / "spsa" / "current.json"
+    spsa = run_dir / "arena" / "spsa"
+    current = spsa / "current.json"
     if not current.exists():
         print(f"no {current}: the run made no update", file=sys.stderr)
         return
     data = json.loads(current.read_text())
-    params = data.get("theta") or {}
-    lines = [f"SPSA after update {data.get('update_idx', data.get('updates', '?'))}: {current}"]
-    if isinstance(params, dict):
-        for name, value in params.items():
-            v = value.get("value") if isinstance(value, dict) else value
-            lines.append(f"  {name} = {v}")
+    space = json.loads((spsa / "space.normalized.json").read_text())
+    lines = [f"SPSA: {data['update_idx']} updates, {2 * data['pair_index_end']} games ({current})"]
+    lines.append("parameter            default     now   (now - default) / c_end")
+    for p in space["parameters"]:
+        name, initial, c_end = p["id"], p["initial"], p["schedule"]["c_end"]
+        now = data["theta"][name]
+        lines.append(f"  {name:<18} {initial:>7g} {now:>9.1f}   {(now - initial) / c_end:+.2f}")
+    lines.append("keep: write the rounded values into src/search/params.rs, then pass `arena.py sprt` at a longer clock")
     text = "\n".join(lines) + "\n"
     (run_dir / "report.txt").write_text(text)
     print(text)
+
+
+def cmd_report(args, _extra):
+    run_dir = Path(args.run_dir).resolve()
+    if (run_dir / "arena" / "spsa").exists():
+        spsa_result(run_dir)
+    else:
+        report(run_dir, args.focus)
 
 
 def main():
@@ -508,7 +523,7 @@ def main():
     p = sub.add_parser("report", help="Elo table, endings and CSA/KIF records of a finished run")
     p.add_argument("run_dir")
     p.add_argument("--focus", help="the engine the Elo table is about (default: the first by name)")
-    p.set_defaults(func=lambda a, _: report(Path(a.run_dir).resolve(), a.focus))
+    p.set_defaults(func=cmd_report)
 
     args = parser.parse_args(argv)
     args.func(args, extra)
