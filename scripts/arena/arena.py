@@ -269,6 +269,7 @@ def load_games(arena_dir):
         board = Board()
         board.set_sfen(sfen)
         entries, late, played = [], [], {"black": None, "white": None}
+        walls = {"black": [], "white": []}
         moves = db.execute(
             "select next_move, next_move_time_ms, wall_time_ms, eval from game_move where game_id = ? order by id",
             (gid,),
@@ -276,7 +277,10 @@ def load_games(arena_dir):
         for code, time_ms, wall_ms, score in moves:
             if code == int(Move.MOVE_END):
                 break
-            played["black" if board.turn.is_black() else "white"] = Move(code).to_usi()
+            mover = "black" if board.turn.is_black() else "white"
+            played[mover] = Move(code).to_usi()
+            if wall_ms is not None:
+                walls[mover].append(wall_ms)
             mv = board.push_move(Move(code)).to_move()
             info = rsshogi.record.EngineInfo(eval=score, wall_time_ms=wall_ms)
             entries.append(rsshogi.record.MoveEntry(mv, time_ms=time_ms, engine_info=info))
@@ -302,6 +306,7 @@ def load_games(arena_dir):
                 "csa": csa,
                 "kif": kif,
                 "last_wall_ms": late[-1] if late else None,
+                "walls": {black: walls["black"], white: walls["white"]},
             }
         )
     return games
@@ -350,6 +355,13 @@ def report(run_dir, focus=None):
         out.append(f"  {who:<20} {how:<16} {n}")
     out.append("")
 
+    out.append("slowest moves (go to bestmove, ms, as the runner's clock saw them)")
+    for name in names:
+        walls = sorted(w for g in games for w in g["walls"].get(name, []))
+        if walls:
+            out.append(f"  {name:<20} {len(walls):>6} moves, median {walls[len(walls) // 2]}, slowest {walls[-3:][::-1]}")
+    out.append("")
+
     forfeits = [g for g in games if g["ending"] == "time"]
     out.append(f"time forfeits: {len(forfeits)}")
     for g in forfeits:
@@ -387,6 +399,8 @@ def score_text(w, l, d):
 def elo_text(e):
     if e is None:
         return "-"
+    if abs(e[0]) > 2000:
+        return "(all won)" if e[0] > 0 else "(all lost)"
     return f"{e[0]:+.0f} [{e[1]:+.0f}, {e[2]:+.0f}]"
 
 
