@@ -4,7 +4,6 @@
 mod common;
 
 use common::*;
-use std::time::Duration;
 use tokin::search::params::TABLE;
 
 /// The `option` lines that stand for search parameters.
@@ -21,11 +20,12 @@ fn parameter_lines(handshake: &[String]) -> Vec<String> {
 }
 
 /// The node count `bench` reports at `depth`.
+#[cfg(feature = "tune")]
 fn bench_nodes(c: &mut Client, depth: u32) -> u64 {
     c.send(&format!("bench {depth}"));
     let lines = c.read_until(
         |l| l.starts_with("info string Nodes searched: "),
-        Duration::from_secs(120),
+        std::time::Duration::from_secs(120),
         "bench",
     );
     let last = lines.last().cloned().unwrap_or_default();
