@@ -30,7 +30,7 @@ import sys
 import threading
 import time
 
-# The USI engine driver is match.py's (standard library only; cshogi is needed only for refereeing).
+# The USI engine driver is match.py's (standard library only).
 from match import Engine, EngineError, score_cp
 
 MATE = 30000

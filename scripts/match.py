@@ -1,51 +1,48 @@
 #!/usr/bin/env python3
-"""Play USI engines against each other: W/L/D, an Elo estimate with error bars, optional SPRT.
+"""Heian shogi matches between Tokin builds: W/L/D, an Elo estimate with error bars, optional SPRT.
 
-Usage (run from anywhere; the first run creates scripts/.venv and installs cshogi there, nothing
-system-wide):
+Standard shogi is played on ShogiArena (scripts/arena/: SPRT gates, gauntlets against other engines,
+SPSA, records a GUI opens); its rules library knows no 9x8 or 8x8 board, so Heian games stay here.
+Standard library only.
 
-    scripts/match.py --engine1 target/release/tokin --engine2 /usr/games/gpsusi --games 20 --byoyomi 1000
-    scripts/match.py --engine1 ./tokin-new --engine2 ./tokin-old --byoyomi 100 --sprt 0 10 0.05 0.05
-    scripts/match.py --engine1 ./tokin --engine2 ./tokin-old --variant heian --time 10000 --inc 100
+    scripts/match.py --engine1 ./tokin-new --engine2 ./tokin-old --byoyomi 300 --games 200
+    scripts/match.py --engine1 ./tokin --engine2 ./tokin-old --variant heian8 --time 10000 --inc 100
+    scripts/match.py --engine1 ./tokin-new --engine2 ./tokin-old --nodes 20000 --sprt 0 10 0.05 0.05
 
-Engines are command lines (split like a shell would, e.g. "--engine1 'target/release/tokin --flag'").
-Each opening of --openings (default: scripts/openings.sfen, or openings-<variant>.sfen for the Heian
-variants) is played twice with the colours swapped; openings are used in file order and cycle.
+Engines are command lines (split like a shell would, e.g. "--engine1 'target/release/tokin --flag'");
+both must declare USI_Variant (Tokin builds). Each opening of --openings (default
+scripts/openings-<variant>.sfen) is played twice with the colours swapped; openings are used in file
+order and cycle.
 
 Time control: --byoyomi MS (per move after the main time), --time MS (main time per side),
 --inc MS (Fischer increment). A side that exceeds its time by more than --time-margin MS loses.
---nodes N sends `go nodes N` instead (no clock): comparisons of evaluation terms that do not depend on
-how busy the machine is. Both engines of a game get the same budget, drawn for each pair of games
-within --nodes-jitter (default 0.1, i.e. +-10%) of N: engines searching a fixed number of nodes are
+--nodes N sends `go nodes N` instead (no clock): comparisons that do not depend on how busy the
+machine is. Both engines of a game get the same budget, drawn for each pair of games within
+--nodes-jitter (default 0.1, i.e. +-10%) of N: engines searching a fixed number of nodes are
 deterministic, so without it every cycle through the openings would replay the same games.
-Engine options: --threads N and --hash MB go to both engines as Threads/Thread and USI_Hash/Hash (only
-the names an engine declares are sent); --option1/--option2 NAME=VALUE add any other option.
---variant shogi|heian|heian8 sends `setoption name USI_Variant value <v>` to engines that declare it;
-the Heian variants can only be played between Tokin builds (other engines do not know them).
+Engine options: --threads N and --hash MB go to both engines as Threads and USI_Hash;
+--option1/--option2 NAME=VALUE add any other option.
 
 --concurrency N plays N games at once, each with its own pair of engine processes (on a machine with
 C cores, N = C/2 keeps one core per thinking engine when both sides use 1 thread and no pondering).
 --resign-cp CP --resign-moves K (default 1500 and 3) ends a game as a win once both engines' last K
 reports each agree that one side is ahead by CP or more (mate scores count as infinite); 0 turns it
-off. Requiring both to agree keeps one engine's odd score scale from ending a game alone.
+off.
 
-Refereeing: standard shogi uses cshogi for legality, mate, fourfold repetition (perpetual check loses)
-and the entering-king declaration (27 points). Heian uses a small board of its own that checks that a
-move moves an own piece onto the board and applies captures, promotion, the bare-king rule and
-fourfold repetition; it trusts the engines for full legality (both are Tokin) and does not detect
-perpetual check. A game longer than --max-plies is a draw.
+Refereeing: a small board of its own checks that a move moves an own piece onto the board and
+applies captures, promotion, the bare-king rule and fourfold repetition; it trusts the engines for
+full legality (both are Tokin) and does not detect perpetual check. A game longer than --max-plies
+is a draw.
 
 Output: one line per game, then totals for engine1: W/L/D, score, Elo with a 95% interval, and with
 --sprt ELO0 ELO1 ALPHA BETA the log-likelihood ratio; the match stops when H0 or H1 is accepted.
 Under a clock, each engine's move with the least time to spare is printed too (a time check: with
 --time-margin 0 any late move loses, and the margin shows how close the engine came).
---out DIR writes every game as CSA (shogi) and a line per game to DIR/games.txt as
-`position sfen ... moves ...` with the result.
+--out DIR writes a line per game to DIR/games.txt as `position sfen ... moves ...` with the result.
 """
 
 import argparse
 import math
-import os
 import queue
 import random
 import shlex
@@ -56,24 +53,8 @@ import time
 from pathlib import Path
 
 SCRIPT_DIR = Path(__file__).resolve().parent
-VENV = SCRIPT_DIR / ".venv"
 
-
-def ensure_venv():
-    """Re-executes this script inside scripts/.venv, creating it and installing cshogi when missing."""
-    if Path(sys.prefix).resolve() == VENV.resolve():
-        return
-    python = VENV / "bin" / "python"
-    if not python.exists():
-        print(f"creating {VENV} and installing cshogi ...", file=sys.stderr)
-        subprocess.check_call([sys.executable, "-m", "venv", str(VENV)])
-        subprocess.check_call([str(python), "-m", "pip", "install", "-q", "cshogi"])
-    os.execv(str(python), [str(python), str(Path(__file__).resolve())] + sys.argv[1:])
-
-
-STANDARD_START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 START_SFEN = {
-    "shogi": STANDARD_START,
     "heian": "lnsgkgsnl/9/ppppppppp/9/9/PPPPPPPPP/9/LNSGKGSNL b - 1",
     "heian8": "lnsgksnl/8/pppppppp/8/8/PPPPPPPP/8/LNSKGSNL b - 1",
 }
@@ -195,58 +176,6 @@ class Engine:
             self.proc.kill()
 
 
-class ShogiReferee:
-    """Standard shogi through cshogi."""
-
-    def __init__(self, sfen):
-        import cshogi
-
-        self.cshogi = cshogi
-        self.board = cshogi.Board(sfen)
-        self.counts = {}
-        self._count()
-
-    def _key(self):
-        return self.board.sfen().rsplit(" ", 1)[0]
-
-    def _count(self):
-        key = self._key()
-        self.counts[key] = self.counts.get(key, 0) + 1
-        return self.counts[key]
-
-    def turn(self):
-        return self.board.turn  # 0 Black, 1 White
-
-    def csa_move(self, usi):
-        return self.board.move_from_usi(usi)
-
-    def play(self, usi):
-        """Applies a move. Returns None while the game goes on, else (winner or None, reason)."""
-        mover = self.turn()
-        if usi == "win":
-            if self.board.is_nyugyoku():
-                return mover, "declaration"
-            return 1 - mover, "false declaration"
-        move = self.board.move_from_usi(usi)
-        if not move or not self.board.is_legal(move):
-            return 1 - mover, f"illegal move {usi}"
-        self.board.push(move)
-        if self.board.is_game_over():
-            return mover, "mate"
-        if self._count() >= 4:
-            rep = self.board.is_draw()
-            if rep == self.cshogi.REPETITION_WIN:  # side to move wins: the mover checked throughout
-                return 1 - mover, "perpetual check"
-            if rep == self.cshogi.REPETITION_LOSE:
-                return mover, "perpetual check"
-            return None, "repetition"
-        return None
-
-    def is_legal(self, usi):
-        move = self.board.move_from_usi(usi)
-        return bool(move) and self.board.is_legal(move)
-
-
 class HeianReferee:
     """Heian shogi (9x8 or 8x8, no drops): applies moves, finds bare kings, captured kings and fourfold
     repetition. Full legality is the engines' (both Tokin) responsibility."""
@@ -351,14 +280,12 @@ def load_openings(path):
 
 
 def new_referee(variant, sfen):
-    if variant == "shogi":
-        return ShogiReferee(sfen)
     files = 9 if variant == "heian" else 8
     return HeianReferee(sfen, files, 8)
 
 
 def position_command(start_sfen, moves):
-    base = "position startpos" if start_sfen == STANDARD_START else f"position sfen {start_sfen}"
+    base = f"position sfen {start_sfen}"
     return base + (" moves " + " ".join(moves) if moves else "")
 
 
@@ -411,8 +338,6 @@ def play_game(args, engines, black, opening, log, number):
     referee = new_referee(args.variant, start_sfen)
     moves = []
     for usi in opening[1]:
-        if args.variant == "shogi" and not referee.is_legal(usi):
-            raise SystemExit(f"opening move {usi} is illegal in {opening}")
         result = referee.play(usi)
         moves.append(usi)
         if result is not None:
@@ -479,36 +404,6 @@ def write_record(args, number, names, start_sfen, moves, opening_len, records, w
             f"{number} black={names[0]} white={names[1]} result={result} reason={reason} "
             f"{position_command(start_sfen, moves)}\n"
         )
-    if args.variant != "shogi":
-        return
-    import cshogi
-    import cshogi.CSA
-
-    board = cshogi.Board(start_sfen)
-    exporter = cshogi.CSA.Exporter(str(out / f"game-{number:04d}.csa"))
-    exporter.info(board, names)
-    for i, usi in enumerate(moves):
-        move = board.move_from_usi(usi)
-        t = None
-        comment = None
-        if i >= opening_len:
-            _, used, score = records[i - opening_len]
-            t = int(round(used / 1000))
-            comment = score
-        exporter.move(move, time=t, comment=comment)
-        board.push(move)
-    if reason == "declaration":
-        end = "%KACHI"
-    elif winner is None:
-        end = "%SENNICHITE" if reason == "repetition" else "%CHUDAN"
-    elif reason.startswith("time"):
-        end = "%TIME_UP"
-    elif reason.startswith("illegal") or reason in ("false declaration", "perpetual check"):
-        end = "%ILLEGAL_MOVE"
-    else:
-        end = "%TORYO"
-    exporter.endgame(end)
-    exporter.close()
 
 
 def elo_from_score(s):
@@ -557,7 +452,6 @@ def parse_options(items):
 
 
 def main():
-    ensure_venv()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engine1", required=True, help="command line of the engine under test")
     parser.add_argument("--engine2", required=True, help="command line of the opponent")
@@ -567,7 +461,7 @@ def main():
     parser.add_argument("--option2", action="append", help="NAME=VALUE for engine2 (repeatable)")
     parser.add_argument("--games", type=int, default=20, help="total games (rounded up to pairs)")
     parser.add_argument("--openings", help="openings file (see scripts/openings.sfen)")
-    parser.add_argument("--variant", choices=["shogi", "heian", "heian8"], default="shogi")
+    parser.add_argument("--variant", choices=["heian", "heian8"], default="heian")
     parser.add_argument("--byoyomi", type=int, default=1000, help="ms per move after main time")
     parser.add_argument("--time", type=int, default=0, help="main time per side in ms")
     parser.add_argument("--inc", type=int, default=0, help="Fischer increment in ms (replaces byoyomi)")
@@ -589,7 +483,7 @@ def main():
     args = parser.parse_args()
 
     openings_path = args.openings or str(
-        SCRIPT_DIR / ("openings.sfen" if args.variant == "shogi" else f"openings-{args.variant}.sfen")
+        SCRIPT_DIR / f"openings-{args.variant}.sfen"
     )
     openings = load_openings(openings_path)
     if args.out:
@@ -604,9 +498,7 @@ def main():
         names = [names[0] + "-1", names[1] + "-2"]
     common = [
         ("Threads", args.threads),
-        ("Thread", args.threads),
         ("USI_Hash", args.hash),
-        ("Hash", args.hash),
         ("USI_Variant", args.variant),
     ]
     setups = [
@@ -717,7 +609,7 @@ def play_jobs(args, setups, names, jobs, state, log):
             engine = Engine(command, name, log)
             engines.append(engine)
             engine.start(options)
-            if args.variant != "shogi" and not engine.declares("USI_Variant"):
+            if not engine.declares("USI_Variant"):
                 raise EngineError(f"{name} does not declare USI_Variant: it cannot play {args.variant}")
         while not state.stop.is_set():
             try:

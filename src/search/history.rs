@@ -21,8 +21,8 @@ pub fn piece_to(pos: &Position, m: Move) -> usize {
 /// Bonus for a move that caused a cutoff at `depth` (the other quiets tried get the negation).
 #[inline]
 pub fn bonus(depth: i32) -> i32 {
-    (params::HISTORY_BONUS_MULT * depth - params::HISTORY_BONUS_SUB)
-        .clamp(0, params::HISTORY_BONUS_MAX)
+    (params::HISTORY_BONUS_MULT.get() * depth - params::HISTORY_BONUS_SUB.get())
+        .clamp(0, params::HISTORY_BONUS_MAX.get())
 }
 
 /// Moves `entry` toward +-HISTORY_MAX by `bonus`, more slowly the closer it already is ("gravity"),
@@ -30,8 +30,8 @@ pub fn bonus(depth: i32) -> i32 {
 #[inline]
 fn gravity(entry: &mut i16, bonus: i32) {
     let e = *entry as i32;
-    let b = bonus.clamp(-params::HISTORY_MAX, params::HISTORY_MAX);
-    *entry = (e + b - e * b.abs() / params::HISTORY_MAX) as i16;
+    let b = bonus.clamp(-params::HISTORY_MAX.get(), params::HISTORY_MAX.get());
+    *entry = (e + b - e * b.abs() / params::HISTORY_MAX.get()) as i16;
 }
 
 /// The continuation row of a missing previous move: all zero, so scoring needs no branch.

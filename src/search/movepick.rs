@@ -155,7 +155,7 @@ impl MovePicker {
             Stage::GenCaptures
         };
         let mut picker = MovePicker::with(tt_move, ctx, first);
-        picker.sort_limit = -params::QUIET_SORT_LIMIT * depth;
+        picker.sort_limit = -params::QUIET_SORT_LIMIT.get() * depth;
         picker
     }
 
@@ -238,7 +238,7 @@ impl MovePicker {
             let learnt = pos
                 .captured_piece(m)
                 .map_or(0, |c| history.capture(piece_to(pos, m), c.kind()));
-            mvv_lva(pos, m) + learnt / params::CAPTURE_HISTORY_DIV
+            mvv_lva(pos, m) + learnt / params::CAPTURE_HISTORY_DIV.get()
         });
     }
 
@@ -656,7 +656,7 @@ mod tests {
             prev,
         };
         for depth in [1, 2] {
-            let limit = -params::QUIET_SORT_LIMIT * depth;
+            let limit = -params::QUIET_SORT_LIMIT.get() * depth;
             let mut picker = MovePicker::new(&pos, None, no_refutations, depth);
             let mut out = Vec::new();
             while let Some(m) = picker.next(&pos, &history) {

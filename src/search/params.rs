@@ -1,8 +1,10 @@
 //! Every tunable number of the search in one table, with its range and step for SPSA-style tuning.
 //!
-//! The search reads the constants directly (they compile to immediates); `TABLE` lists them by name
-//! with `(value, min, max, step)` so a tuner can export and override them. Comments give the reason
-//! for each value and how it was checked.
+//! The search reads each through `get()`: in a normal build a constant (an immediate in the code),
+//! in a build with the `tune` feature a value the USI options of that build set (one spin option per
+//! parameter, named as here, with its range; `usi_tunables` prints the table for ShogiArena's SPSA,
+//! see scripts/arena). `TABLE` lists them by name with `(value, min, max, step)`. Comments give the
+//! reason for each value and how it was checked.
 //!
 //! Every pruning has an on/off parameter (a depth bound of 0, or a minimum depth of 99) so it can be
 //! measured by editing one number. Bench node counts with each one switched off (21 positions, one
@@ -36,7 +38,9 @@
 //! node counts only, so a pruning that saves nodes by missing tactics would not show here. The tactical tests
 //! (mate in 1 and 3, hanging piece, free capture) pass with every pruning on.
 
-/// One tunable parameter.
+/// One tunable parameter's declaration: its default and the range and step a tuner may use.
+/// `step` is SPSA's final perturbation (`c_end`): a change of about one step should be visible in
+/// games but not ruin them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Param {
     pub name: &'static str,
@@ -46,14 +50,91 @@ pub struct Param {
     pub step: i32,
 }
 
+impl Param {
+    /// `value` brought into the parameter's range.
+    pub fn clamp(&self, value: i64) -> i32 {
+        value.clamp(i64::from(self.min), i64::from(self.max)) as i32
+    }
+}
+
+/// The row of `TABLE` named `name`, ignoring ASCII case.
+pub fn find(name: &str) -> Option<&'static Param> {
+    TABLE.iter().find(|p| p.name.eq_ignore_ascii_case(name))
+}
+
+/// A search parameter as the search reads it: `params::LMR_BASE.get()`.
+///
+/// In a normal build it is a constant wrapped in a `Copy` type whose `get` is a `const fn`, so every
+/// use compiles to an immediate as a bare `const` would. With the `tune` feature it is a static
+/// atomic that a tuning build's USI options change between searches (relaxed loads: a plain `mov`
+/// on x86-64; a value set during a search is seen by the next node that reads it).
+#[cfg(not(feature = "tune"))]
+#[derive(Clone, Copy, Debug)]
+pub struct Tunable(i32);
+
+#[cfg(not(feature = "tune"))]
+impl Tunable {
+    #[inline(always)]
+    pub const fn get(self) -> i32 {
+        self.0
+    }
+}
+
+#[cfg(feature = "tune")]
+#[derive(Debug)]
+pub struct Tunable(std::sync::atomic::AtomicI32);
+
+#[cfg(feature = "tune")]
+impl Tunable {
+    #[inline(always)]
+    pub fn get(&self) -> i32 {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn set(&self, value: i32) {
+        self.0.store(value, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 macro_rules! params {
     ($( $(#[$doc:meta])* $name:ident = $value:expr, $min:expr, $max:expr, $step:expr; )*) => {
-        $( $(#[$doc])* pub const $name: i32 = $value; )*
-        /// All parameters, in declaration order.
+        $(
+            $(#[$doc])*
+            #[cfg(not(feature = "tune"))]
+            pub const $name: Tunable = Tunable($value);
+            $(#[$doc])*
+            #[cfg(feature = "tune")]
+            pub static $name: Tunable = Tunable(std::sync::atomic::AtomicI32::new($value));
+        )*
+        /// All parameters with their defaults, in declaration order.
         pub const TABLE: &[Param] = &[
             $( Param { name: stringify!($name), value: $value, min: $min, max: $max, step: $step }, )*
         ];
+        /// The live value of each row of `TABLE`, in the same order.
+        #[cfg(feature = "tune")]
+        static LIVE: &[&Tunable] = &[ $( &$name, )* ];
     };
+}
+
+/// Sets the parameter named `name` (ASCII case ignored) to `value` clamped to its range; returns its
+/// declaration and the value stored, or `None` for a name that is no parameter.
+#[cfg(feature = "tune")]
+pub fn set(name: &str, value: i64) -> Option<(&'static Param, i32)> {
+    let i = TABLE
+        .iter()
+        .position(|p| p.name.eq_ignore_ascii_case(name))?;
+    let p = &TABLE[i];
+    let v = p.clamp(value);
+    LIVE[i].set(v);
+    Some((p, v))
+}
+
+/// The current value of each parameter, in `TABLE` order (the defaults in a normal build).
+pub fn current() -> Vec<(&'static Param, i32)> {
+    #[cfg(feature = "tune")]
+    return TABLE.iter().zip(LIVE).map(|(p, t)| (p, t.get())).collect();
+    #[cfg(not(feature = "tune"))]
+    TABLE.iter().map(|p| (p, p.value)).collect()
 }
 
 params! {
@@ -159,5 +240,26 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), TABLE.len());
+    }
+
+    #[test]
+    fn lookup_ignores_case_and_clamping_keeps_the_range() {
+        let p = find("superior_repetition").expect("a parameter");
+        assert_eq!(p.name, "SUPERIOR_REPETITION");
+        assert_eq!(find("no_such_param"), None);
+        assert_eq!(p.clamp(4000), 4000);
+        assert_eq!(p.clamp(1 << 40), 10000);
+        assert_eq!(p.clamp(-5), 500);
+    }
+
+    /// Only a tuning build's USI options set parameters, so in tests they hold their defaults
+    /// (setting them is tested through that binary, in another process: tests/usi_tune.rs).
+    #[test]
+    fn current_values_are_the_defaults() {
+        for (p, v) in current() {
+            assert_eq!(v, p.value, "{}", p.name);
+        }
+        assert_eq!(current().len(), TABLE.len());
+        assert_eq!(ASPIRATION_DELTA.get(), TABLE[0].value);
     }
 }

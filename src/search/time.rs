@@ -145,15 +145,16 @@ impl TimeLimits {
         let soft = self.soft? as f64;
         let mut factor = 1.0;
         if stable_iterations >= 4 && best_move_changes < 0.5 {
-            factor *= params::STABLE_PERCENT as f64 / 100.0;
+            factor *= params::STABLE_PERCENT.get() as f64 / 100.0;
         }
         if best_move_changes >= 1.0 {
             factor *= 1.0
-                + (params::UNSTABLE_PERCENT as f64 / 100.0 - 1.0) * best_move_changes.min(2.0)
+                + (params::UNSTABLE_PERCENT.get() as f64 / 100.0 - 1.0)
+                    * best_move_changes.min(2.0)
                     / 2.0;
         }
-        if score_drop > params::SCORE_DROP_CP {
-            factor *= params::SCORE_DROP_PERCENT as f64 / 100.0;
+        if score_drop > params::SCORE_DROP_CP.get() {
+            factor *= params::SCORE_DROP_PERCENT.get() as f64 / 100.0;
         }
         let hard = self.hard.unwrap_or(u64::MAX) as f64;
         Some((soft * factor).min(hard) as u64)

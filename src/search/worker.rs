@@ -24,7 +24,7 @@ use crate::core::stack_vec::StackVec;
 use crate::core::{Move, PieceKind, Position, Repetition, Variant};
 use crate::eval::Evaluator;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// How often (in nodes of one thread) the clock, the node limit and the stop flag's sources are
@@ -155,25 +155,44 @@ impl Frame {
     };
 }
 
+/// Late-move reduction of the `m`-th move at depth `d` (both at least 1).
+fn reduction_formula(d: usize, m: usize) -> i32 {
+    let v = params::LMR_BASE.get() as f64 / 100.0
+        + (d as f64).ln() * (m as f64).ln() * 100.0 / params::LMR_DIV.get() as f64;
+    v.max(0.0) as i32
+}
+
 /// Late-move reduction table `[depth][move number]`, built once per process.
+#[cfg(not(feature = "tune"))]
 fn reductions() -> &'static [[i32; 64]; 64] {
+    use std::sync::OnceLock;
     static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
     TABLE.get_or_init(|| {
         let mut t = [[0; 64]; 64];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                let v = params::LMR_BASE as f64 / 100.0
-                    + (d as f64).ln() * (m as f64).ln() * 100.0 / params::LMR_DIV as f64;
-                *r = v.max(0.0) as i32;
+                *r = reduction_formula(d, m);
             }
         }
         t
     })
 }
 
+#[cfg(not(feature = "tune"))]
 #[inline]
 fn reduction(depth: i32, move_count: usize) -> i32 {
     reductions()[(depth as usize).min(63)][move_count.min(63)]
+}
+
+/// A tuning build's `LMR_BASE` and `LMR_DIV` change between searches, so it computes each
+/// reduction from them: the table's formula at the table's indices (its zero row and column are 0).
+#[cfg(feature = "tune")]
+fn reduction(depth: i32, move_count: usize) -> i32 {
+    let (d, m) = ((depth as usize).min(63), move_count.min(63));
+    if d == 0 || m == 0 {
+        return 0;
+    }
+    reduction_formula(d, m)
 }
 
 /// Futility pruning of the `move_count`-th quiet move: even a big positional gain would not lift
@@ -182,14 +201,15 @@ fn reduction(depth: i32, move_count: usize) -> i32 {
 #[inline]
 fn futile_quiet(depth: i32, move_count: usize, static_eval: i32, alpha: i32) -> bool {
     let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
-    lmr_depth < params::FUTILITY_MAX_DEPTH
-        && static_eval + params::FUTILITY_BASE + params::FUTILITY_MULT * lmr_depth <= alpha
+    lmr_depth < params::FUTILITY_MAX_DEPTH.get()
+        && static_eval + params::FUTILITY_BASE.get() + params::FUTILITY_MULT.get() * lmr_depth
+            <= alpha
 }
 
 /// Late-move pruning: how many moves a non-PV node tries before it drops the quiet ones.
 #[inline]
 fn late_move_limit(depth: i32, improving: bool) -> usize {
-    (params::LMP_BASE + depth * depth) as usize / (2 - usize::from(improving))
+    (params::LMP_BASE.get() + depth * depth) as usize / (2 - usize::from(improving))
 }
 
 /// Lazy-SMP diversification: helper threads skip some depths so that they run ahead of the main
@@ -529,7 +549,7 @@ impl<E: Evaluator> Worker<E> {
     /// One iteration for the line `pv_idx`, re-searching with wider windows on fail high / low.
     fn aspiration(&mut self, sh: &Shared, depth: i32, main: Option<&MainDuties<'_>>) {
         let prev = self.root_moves[self.pv_idx].prev_score;
-        let mut delta = params::ASPIRATION_DELTA;
+        let mut delta = params::ASPIRATION_DELTA.get();
         let (mut alpha, mut beta) = if depth >= 4 && prev > -INFINITE && !is_mate_score(prev) {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {
@@ -748,8 +768,8 @@ impl<E: Evaluator> Worker<E> {
             // The opponent checked on every move of the cycle: perpetual check loses for them.
             Repetition::Win => return Some(mate_in(ply)),
             Repetition::Loss => return Some(mated_in(ply)),
-            Repetition::Superior => return Some(params::SUPERIOR_REPETITION),
-            Repetition::Inferior => return Some(-params::SUPERIOR_REPETITION),
+            Repetition::Superior => return Some(params::SUPERIOR_REPETITION.get()),
+            Repetition::Inferior => return Some(-params::SUPERIOR_REPETITION.get()),
         }
         if max_moves != 0 && pos.game_ply() > max_moves {
             return Some(draw);
@@ -769,7 +789,7 @@ impl<E: Evaluator> Worker<E> {
     fn mate3_allowed(&self, sh: &Shared) -> bool {
         let max_moves = sh.config.max_moves_to_draw;
         (max_moves == 0 || self.pos.game_ply() + 3 <= max_moves)
-            && mate3::king_escapes(&self.pos) <= params::MATE3_MAX_ESCAPES as u32
+            && mate3::king_escapes(&self.pos) <= params::MATE3_MAX_ESCAPES.get() as u32
     }
 
     // ----------------------------------------------------------------------------------------
@@ -874,15 +894,15 @@ impl<E: Evaluator> Worker<E> {
 
         // 6. Mate in one, then (cramped enemy king, enough depth for it to pay) mate in three.
         if !in_check
-            && depth >= params::MATE1_MIN_DEPTH
+            && depth >= params::MATE1_MIN_DEPTH.get()
             && !tt_hit.is_some_and(|h| h.has_search_result())
         {
             let mut found = mate3::mate_in_one(&mut self.pos).map(|m| (m, 1));
-            if found.is_none() && depth >= params::MATE3_MIN_DEPTH && self.mate3_allowed(sh) {
+            if found.is_none() && depth >= params::MATE3_MIN_DEPTH.get() && self.mate3_allowed(sh) {
                 found = mate3::mate_in_three(
                     &mut self.pos,
-                    params::MATE3_MAX_EVASIONS as usize,
-                    params::MATE3_BUDGET as u32,
+                    params::MATE3_MAX_EVASIONS.get() as usize,
+                    params::MATE3_BUDGET.get() as u32,
                 )
                 .map(|(m, plies)| (m, plies as usize));
             }
@@ -908,19 +928,22 @@ impl<E: Evaluator> Worker<E> {
 
         if !PV && !in_check {
             // 7. Razoring: hopeless at low depth, verify with quiescence.
-            if depth <= params::RAZOR_MAX_DEPTH && eval + params::RAZOR_MARGIN * depth < alpha {
+            if depth <= params::RAZOR_MAX_DEPTH.get()
+                && eval + params::RAZOR_MARGIN.get() * depth < alpha
+            {
                 let score = self.qsearch::<false>(sh, alpha, alpha + 1, ply);
                 if score <= alpha {
                     return score;
                 }
             }
             // 8. Reverse futility: far above beta at low depth.
-            let margin = params::RFP_MARGIN * (depth - i32::from(improving));
-            if depth <= params::RFP_MAX_DEPTH && eval - margin >= beta && !is_mate_score(beta) {
+            let margin = params::RFP_MARGIN.get() * (depth - i32::from(improving));
+            if depth <= params::RFP_MAX_DEPTH.get() && eval - margin >= beta && !is_mate_score(beta)
+            {
                 return eval;
             }
             // 9. Null move: give the opponent a free move; still above beta means a cutoff.
-            if depth >= params::NMP_MIN_DEPTH
+            if depth >= params::NMP_MIN_DEPTH.get()
                 && eval >= beta
                 && static_eval >= beta
                 && ply >= self.nmp_min_ply
@@ -928,9 +951,9 @@ impl<E: Evaluator> Worker<E> {
                 && self.stack[ply - 1].moved
                 && !is_mate_score(beta)
             {
-                let r = params::NMP_BASE
-                    + depth / params::NMP_DEPTH_DIV
-                    + ((eval - beta) / params::NMP_EVAL_DIV).min(3);
+                let r = params::NMP_BASE.get()
+                    + depth / params::NMP_DEPTH_DIV.get()
+                    + ((eval - beta) / params::NMP_EVAL_DIV.get()).min(3);
                 self.stack[ply].piece_to = None;
                 self.stack[ply].moved = false;
                 self.eval.make_null(ply);
@@ -943,7 +966,7 @@ impl<E: Evaluator> Worker<E> {
                 }
                 if score >= beta {
                     let score = if is_mate_score(score) { beta } else { score };
-                    if depth < params::NMP_VERIFY_DEPTH || self.nmp_min_ply != 0 {
+                    if depth < params::NMP_VERIFY_DEPTH.get() || self.nmp_min_ply != 0 {
                         return score;
                     }
                     // Verification (zugzwang guard, which matters in drop-less Heian endings):
@@ -961,7 +984,7 @@ impl<E: Evaluator> Worker<E> {
         // 10. Internal iterative reduction: no TT move, so this node was never searched well;
         // search it shallower first.
         let mut depth = depth;
-        if tt_move.is_none() && depth >= params::IIR_MIN_DEPTH && (PV || cut_node) {
+        if tt_move.is_none() && depth >= params::IIR_MIN_DEPTH.get() && (PV || cut_node) {
             depth -= 1;
         }
 
@@ -984,7 +1007,7 @@ impl<E: Evaluator> Worker<E> {
         let original_alpha = alpha;
 
         let lmp_limit = late_move_limit(depth, improving);
-        let lmp_applies = !PV && depth <= params::LMP_MAX_DEPTH;
+        let lmp_applies = !PV && depth <= params::LMP_MAX_DEPTH.get();
         loop {
             // Quiet moves that the shallow-depth pruning below would drop are not even generated.
             if ply > 0 && best_score > -MATE_IN_MAX_PLY {
@@ -1025,13 +1048,13 @@ impl<E: Evaluator> Worker<E> {
                         continue;
                     }
                     // SEE: the moved piece just hangs.
-                    if lmr_depth < params::SEE_PRUNE_MAX_DEPTH
-                        && !see_ge(pos, m, params::SEE_QUIET_MARGIN * lmr_depth)
+                    if lmr_depth < params::SEE_PRUNE_MAX_DEPTH.get()
+                        && !see_ge(pos, m, params::SEE_QUIET_MARGIN.get() * lmr_depth)
                     {
                         continue;
                     }
-                } else if depth <= params::SEE_PRUNE_MAX_DEPTH
-                    && !see_ge(pos, m, params::SEE_CAPTURE_MARGIN * depth)
+                } else if depth <= params::SEE_PRUNE_MAX_DEPTH.get()
+                    && !see_ge(pos, m, params::SEE_CAPTURE_MARGIN.get() * depth)
                 {
                     continue;
                 }
@@ -1039,7 +1062,7 @@ impl<E: Evaluator> Worker<E> {
 
             // 13. Extensions: checks that do not lose material, bounded by twice the root depth.
             let extension = i32::from(
-                params::CHECK_EXTENSION != 0
+                params::CHECK_EXTENSION.get() != 0
                     && gives_check
                     && ply < 2 * self.root_depth as usize
                     && see_ge(pos, m, 0),
@@ -1056,11 +1079,12 @@ impl<E: Evaluator> Worker<E> {
             // 14. Make the move and search it: late moves reduced, null window first.
             self.make(sh, m, ply);
             let mut score;
-            if depth >= params::LMR_MIN_DEPTH && move_count > 1 + usize::from(PV) && !tactical {
+            if depth >= params::LMR_MIN_DEPTH.get() && move_count > 1 + usize::from(PV) && !tactical
+            {
                 let mut r = reduction(depth, move_count);
                 r += i32::from(!PV) + i32::from(cut_node);
                 r -= i32::from(improving) + i32::from(gives_check);
-                r -= hist / params::LMR_HISTORY_DIV;
+                r -= hist / params::LMR_HISTORY_DIV.get();
                 let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                 score = -self.search::<false>(sh, -alpha - 1, -alpha, d, ply + 1, true);
                 if score > alpha && d < new_depth {
@@ -1264,8 +1288,11 @@ impl<E: Evaluator> Worker<E> {
                 let gain = pos
                     .captured_piece(m)
                     .map_or(0, |p| super::values::piece_value(p.kind()));
-                if !m.is_promotion() && static_eval + gain + params::QS_FUTILITY_MARGIN <= alpha {
-                    best_score = best_score.max(static_eval + gain + params::QS_FUTILITY_MARGIN);
+                if !m.is_promotion()
+                    && static_eval + gain + params::QS_FUTILITY_MARGIN.get() <= alpha
+                {
+                    best_score =
+                        best_score.max(static_eval + gain + params::QS_FUTILITY_MARGIN.get());
                     continue;
                 }
                 // Losing captures are not worth a look in quiescence.

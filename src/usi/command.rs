@@ -113,6 +113,8 @@ pub enum Command {
     Bench {
         depth: Option<u32>,
     },
+    /// `usi_tunables`: a tuning build lists its search parameters for ShogiArena's SPSA.
+    UsiTunables,
 }
 
 /// Why a line is not a command we can act on.
@@ -203,6 +205,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
             },
         },
         "quit" => Command::Quit,
+        "usi_tunables" => Command::UsiTunables,
         "d" => Command::Display,
         "eval" => Command::Eval,
         "bench" => Command::Bench {
@@ -496,6 +499,7 @@ mod tests {
         assert_eq!(ok("usi"), Command::Usi);
         assert_eq!(ok("  isready \r"), Command::IsReady);
         assert_eq!(ok("usinewgame\r\n"), Command::UsiNewGame);
+        assert_eq!(ok("usi_tunables"), Command::UsiTunables);
         assert_eq!(ok("stop"), Command::Stop);
         assert_eq!(ok("quit"), Command::Quit);
         assert_eq!(ok("d"), Command::Display);

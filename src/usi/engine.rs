@@ -36,6 +36,7 @@ use crate::usi::input::{Input, LineReader};
 use crate::usi::mate::{format_checkmate, format_mate_progress, Dfpn, MateSolver};
 use crate::usi::options::{OptionError, OptionId, Options, SetOutcome};
 use crate::usi::output::{self, Output};
+use crate::usi::tunables;
 use std::collections::VecDeque;
 use std::io::{BufReader, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -310,6 +311,7 @@ impl<S: Searcher> Engine<S> {
             Command::Display => self.display(),
             Command::Eval => self.eval(),
             Command::Bench { depth } => self.bench(depth.unwrap_or(BENCH_DEFAULT_DEPTH)),
+            Command::UsiTunables => self.usi_tunables(),
         }
         Flow::Continue
     }
@@ -321,7 +323,49 @@ impl<S: Searcher> Engine<S> {
         for line in self.options.usi_lines() {
             self.out.line(&line);
         }
+        #[cfg(feature = "tune")]
+        for p in crate::search::params::TABLE {
+            self.out.line(&tunables::option_line(p));
+        }
         self.out.line("usiok");
+    }
+
+    /// The tuning manifest, or an error in a build without tunable parameters.
+    fn usi_tunables(&self) {
+        if cfg!(feature = "tune") {
+            self.out.info_string(&format!(
+                "{} {}",
+                tunables::MANIFEST_TAG,
+                tunables::manifest_json()
+            ));
+            self.out.line("usi_tunablesok");
+        } else {
+            self.out.error(
+                &"usi_tunables: this build has no tunable parameters (build with --features tune)",
+            );
+        }
+    }
+
+    /// `setoption` of a search parameter in a tuning build: a spin clamped to its range.
+    #[cfg(feature = "tune")]
+    fn set_tunable(&mut self, p: &crate::search::params::Param, value: Option<&str>) {
+        let Some(wanted) = value.and_then(crate::usi::options::parse_integer) else {
+            self.out.error(&format_args!(
+                "option {} expects an integer, got '{}'",
+                p.name,
+                value.unwrap_or("")
+            ));
+            return;
+        };
+        let wanted = wanted.clamp(i64::MIN as i128, i64::MAX as i128) as i64;
+        if let Some((_, stored)) = crate::search::params::set(p.name, wanted) {
+            if i64::from(stored) != wanted {
+                self.out.info_string(&format!(
+                    "{} value {wanted} is out of range; using {stored}",
+                    p.name
+                ));
+            }
+        }
     }
 
     /// Builds tables and sizes the hash, unless a search is running (then the tables exist and the
@@ -375,6 +419,11 @@ impl<S: Searcher> Engine<S> {
     }
 
     fn setoption(&mut self, name: &str, value: Option<&str>) {
+        #[cfg(feature = "tune")]
+        if let Some(p) = crate::search::params::find(name) {
+            self.set_tunable(p, value);
+            return;
+        }
         let old_variant = self.variant();
         match self.options.set(name, value) {
             Ok(SetOutcome::Set { id, clamped_from }) => {

@@ -13,3 +13,4 @@ pub mod mate;
 pub mod options;
 pub mod output;
 pub mod progress;
+pub mod tunables;

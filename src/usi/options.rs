@@ -390,7 +390,7 @@ impl Options {
 
 /// A signed decimal integer of any length. Values beyond i128 saturate: they are clamped to the option
 /// range afterwards anyway.
-fn parse_integer(text: &str) -> Option<i128> {
+pub(crate) fn parse_integer(text: &str) -> Option<i128> {
     let (negative, digits) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
         Some(b'+') => (false, &text[1..]),

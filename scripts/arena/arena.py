@@ -1,0 +1,547 @@
+#!/usr/bin/env python3
+"""Tokin's games on ShogiArena: SPRT gates, gauntlets, SPSA tuning and SSH workers, one command each.
+
+    scripts/arena/arena.py sprt                  # this tree's build against main's, until SPRT decides
+    scripts/arena/arena.py gauntlet              # Tokin against gpsusi, Fairy-Stockfish, YaneuraOu
+    scripts/arena/arena.py spsa                  # tune src/search/params.rs with a --features tune build
+    scripts/arena/arena.py report RUN_DIR        # Elo table, every game's ending, CSA and KIF records
+
+The first run creates scripts/arena/.venv and installs scripts/arena/requirements.txt there (pinned
+versions, nothing system-wide). Each run writes RUN_DIR (default target/arena/<mode>-<time>): the
+configuration it ran (config.yaml, engines/*.yaml with the engine paths filled in, openings.txt
+from scripts/openings.sfen), ShogiArena's own run directory (arena/: game.db, transcripts, state to
+resume from), and after it the report (report.txt, records/*.csa and *.kif).
+
+The settings (clock, bounds, margins, adjudication) live in the YAML files beside this script;
+arena.py only fills in paths. Anything after `--` goes to `shogiarena run` unchanged, e.g.
+`arena.py gauntlet -- --tournament games_per_pair=10` or `-- --rules time_control.byoyomi_ms=3000`.
+Run it again with the same --run-dir to resume an interrupted run.
+
+--instances FILE (sprt, gauntlet) plays on the machines that ShogiArena instance file names, over
+SSH: see README "Remote workers".
+"""
+
+import argparse
+import datetime
+import math
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+VENV = HERE / ".venv"
+REQUIREMENTS = HERE / "requirements.txt"
+OPENINGS = ROOT / "scripts" / "openings.sfen"
+
+
+def ensure_venv():
+    """Re-executes this script inside scripts/arena/.venv, creating it when missing or when
+    requirements.txt changed since it was made."""
+    if Path(sys.prefix).resolve() == VENV.resolve():
+        return
+    python = VENV / "bin" / "python"
+    stamp = VENV / "requirements.installed"
+    wanted = REQUIREMENTS.read_text()
+    if not python.exists() or not stamp.exists() or stamp.read_text() != wanted:
+        print(f"creating {VENV} from {REQUIREMENTS.name} ...", file=sys.stderr)
+        subprocess.check_call([sys.executable, "-m", "venv", str(VENV)])
+        subprocess.check_call([str(python), "-m", "pip", "install", "-q", "-r", str(REQUIREMENTS)])
+        stamp.write_text(wanted)
+    os.execv(str(python), [str(python), str(Path(__file__).resolve())] + sys.argv[1:])
+
+
+# ---------------------------------------------------------------------------------------------
+# Builds
+
+
+def run(cmd, cwd=None, env=None):
+    print("+ " + " ".join(str(c) for c in cmd), file=sys.stderr)
+    subprocess.check_call([str(c) for c in cmd], cwd=cwd, env=env)
+
+
+def build_tree(features=None, target_dir=None):
+    """Builds this tree in release and returns the binary."""
+    cmd = ["cargo", "build", "--release", "--quiet"]
+    if features:
+        cmd += ["--features", features]
+    target = Path(target_dir) if target_dir else ROOT / "target"
+    if target_dir:
+        cmd += ["--target-dir", str(target)]
+    run(cmd, cwd=ROOT)
+    return target / "release" / "tokin"
+
+
+def build_ref(ref):
+    """Builds git revision `ref` in a worktree of its own (target/arena/build-<sha>) and returns the
+    binary; an existing build of the same commit is reused."""
+    sha = subprocess.check_output(["git", "rev-parse", "--verify", f"{ref}^{{commit}}"], cwd=ROOT, text=True)
+    sha = sha.strip()
+    tree = ROOT / "target" / "arena" / f"build-{sha[:12]}"
+    binary = tree / "target" / "release" / "tokin"
+    if binary.exists():
+        return binary
+    if not tree.exists():
+        run(["git", "worktree", "add", "--detach", tree, sha], cwd=ROOT)
+    run(["cargo", "build", "--release", "--quiet"], cwd=tree)
+    return binary
+
+
+# ---------------------------------------------------------------------------------------------
+# Run directories
+
+
+def opening_lines():
+    """scripts/openings.sfen in ShogiArena's form: `position startpos moves ...` or `sfen ...`."""
+    lines = []
+    for raw in OPENINGS.read_text().splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        lines.append(line if line.startswith("sfen ") else f"position startpos moves {line}")
+    return lines
+
+
+def engine_yaml(template, name, path):
+    """The engine file `template` (engines/*.yaml) with its name and binary replaced."""
+    text = (HERE / "engines" / template).read_text()
+    text = re.sub(r"(?m)^name: .*$", f"name: {name}", text)
+    text = re.sub(r"(?m)^engine_path: .*$", f"engine_path: {Path(path).resolve()}", text)
+    return text
+
+
+def prepare(run_dir, config, engines, instances=None):
+    """Writes config.yaml (from `config`), engines/*.yaml ({file: text}) and openings.txt."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "engines").mkdir(exist_ok=True)
+    for file, text in engines.items():
+        (run_dir / "engines" / file).write_text(text)
+    text = (HERE / config).read_text()
+    if instances:
+        # Games go to whichever listed machine has free slots (ShogiArena's "auto" scheduling).
+        text += f"instances:\n  - {Path(instances).resolve()}\n"
+        text += "system:\n  instance_scheduling:\n    policy: auto\n"
+    (run_dir / "config.yaml").write_text(text)
+    (run_dir / "openings.txt").write_text("\n".join(opening_lines()) + "\n")
+
+
+def shogiarena(mode, run_dir, extra):
+    """Runs `shogiarena run MODE` on run_dir/config.yaml with its state in run_dir/arena."""
+    exe = Path(sys.prefix) / "bin" / "shogiarena"
+    cmd = [exe, "--output-dir", run_dir / "output", "run", mode, run_dir / "config.yaml"]
+    cmd += ["--run-dir", run_dir / "arena"] + list(extra)
+    # The venv's bin first: remote runs call `uv` (installed there) to build the worker bundle.
+    env = dict(os.environ, PATH=f"{exe.parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    run(cmd, cwd=run_dir, env=env)
+
+
+def default_run_dir(mode):
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    return ROOT / "target" / "arena" / f"{mode}-{stamp}"
+
+
+def require(path, what):
+    if not Path(path).exists():
+        sys.exit(f"{what} not found: {path}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Report: Elo table, endings, records
+
+
+def elo(score):
+    score = min(max(score, 1e-6), 1 - 1e-6)
+    return -400 * math.log10(1 / score - 1)
+
+
+def elo_interval(w, l, d):
+    """Elo and its 95% interval from a W/L/D count (normal approximation of the mean score)."""
+    n = w + l + d
+    if n == 0:
+        return None
+    s = (w + 0.5 * d) / n
+    var = (w * (1 - s) ** 2 + l * s**2 + d * (0.5 - s) ** 2) / n
+    half = 1.96 * math.sqrt(var / n)
+    return elo(s), elo(s - half), elo(s + half)
+
+
+def last_bestmove(transcript):
+    """The last `bestmove` word an engine sent in a game, from its transcript."""
+    word = None
+    if transcript.exists():
+        for line in transcript.read_text(errors="replace").splitlines():
+            m = re.search(r"\bin \S+ bestmove (\S+)", line)
+            if m:
+                word = m.group(1)
+    return word
+
+
+def classify(result, board, loser_word, loser_played):
+    """How a game ended, in words. ShogiArena records a win as BLACK_WIN/WHITE_WIN whether it came
+    from a mate, a resignation, an illegal move or its own resign adjudication; the final position
+    and the loser's last `bestmove` (`loser_word`, from its transcript) against the last move the
+    record has from it (`loser_played`) tell them apart."""
+    from rsshogi.types import RepetitionState
+
+    if result.endswith("_BY_TIMEOUT"):
+        return "time"
+    if result == "DRAW_BY_REPETITION":
+        return "repetition"
+    if result == "DRAW_BY_MAX_PLIES":
+        return "max plies"
+    if result not in ("BLACK_WIN", "WHITE_WIN"):
+        return result.lower().replace("_", " ")
+    if board.is_mated():
+        return "mate"
+    if board.repetition_state() in (RepetitionState.WIN, RepetitionState.LOSE):
+        return "perpetual check"
+    if loser_word == "resign":
+        return "resignation"
+    if loser_word == "win" or board.can_declare_win():
+        return "declaration"
+    if loser_word is not None and loser_word != loser_played:
+        return "illegal move"  # its answer never reached the record
+    return "adjudication"
+
+
+# The record's closing line for an ending, when the side to move is the loser (CSA and KIF say
+# "the side to move resigned / is mated / ran out of time"). Other endings keep no closing line.
+TERMINALS = {
+    "mate": "mate",
+    "resignation": "resign",
+    "adjudication": "resign",
+    "time": "timeout",
+    "illegal move": "lose_by_illegal_move",
+    "repetition": "draw",
+    "max plies": "max_moves",
+}
+
+
+def records_text(sfen, entries, result, ending, loser_to_move, black, white, start, tcb, tcw):
+    """The game as CSA and KIF text. ShogiArena's result and the ending are written into the header
+    (`$result:` / `result：` lines); the closing line is the ending's where the record formats can
+    say it (a time loss or an adjudication right after the loser's own move cannot be: the side to
+    move is the winner), else left out."""
+    import rsshogi
+
+    draw = result.startswith("DRAW")
+    kind = TERMINALS.get(ending) if (loser_to_move or draw) else None
+
+    def build(terminal_kind):
+        metadata = rsshogi.record.RecordMetadata(
+            game_name=None,
+            black_player=black,
+            white_player=white,
+            start_date=start,
+            black_time_control=rsshogi.record.TimeControl.from_spec(tcb) if tcb else None,
+            white_time_control=rsshogi.record.TimeControl.from_spec(tcw) if tcw else None,
+            attributes={"result": result, "ending": ending},
+        )
+        terminal = None
+        if terminal_kind:
+            terminal = rsshogi.record.SpecialMoveEntry(terminal_kind, rsshogi.record.GameResult.from_str(result))
+        record = rsshogi.record.Record.from_main_line(sfen, entries, terminal, metadata)
+        return record.to_csa(), record.to_kif()
+
+    try:
+        return build(kind)
+    except ValueError:
+        return build(None)
+
+
+def load_games(arena_dir):
+    """Every finished game of a ShogiArena run: name, players, result, moves (USI), records."""
+    import rsshogi
+    from rsshogi.core import Board, Move
+
+    db = sqlite3.connect(arena_dir / "game.db")
+    players = dict(db.execute("select id, player_name from player"))
+    games = []
+    rows = db.execute(
+        "select id, game_name, game_result, black_player_id, white_player_id, initial_position_sfen, "
+        "time_control_black, time_control_white, start_date from game order by id"
+    ).fetchall()
+    for gid, name, result, bid, wid, sfen, tcb, tcw, start in rows:
+        board = Board()
+        board.set_sfen(sfen)
+        entries, late, played = [], [], {"black": None, "white": None}
+        walls = {"black": [], "white": []}
+        moves = db.execute(
+            "select next_move, next_move_time_ms, wall_time_ms, eval from game_move where game_id = ? order by id",
+            (gid,),
+        ).fetchall()
+        for code, time_ms, wall_ms, score in moves:
+            if code == int(Move.MOVE_END):
+                break
+            mover = "black" if board.turn.is_black() else "white"
+            played[mover] = Move(code).to_usi()
+            if wall_ms is not None:
+                walls[mover].append(wall_ms)
+            mv = board.push_move(Move(code)).to_move()
+            info = rsshogi.record.EngineInfo(eval=score, wall_time_ms=wall_ms)
+            entries.append(rsshogi.record.MoveEntry(mv, time_ms=time_ms, engine_info=info))
+            late.append(wall_ms or 0)
+        black, white = players[bid], players[wid]
+        loser = None
+        if result.startswith("BLACK_WIN"):
+            loser = ("white", white)
+        elif result.startswith("WHITE_WIN"):
+            loser = ("black", black)
+        word = last_bestmove(arena_dir / "transcripts" / f"game-{name}-{loser[0]}.log") if loser else None
+        ending = classify(result, board, word, played[loser[0]] if loser else None)
+        loser_to_move = loser is not None and board.turn.is_black() == (loser[0] == "black")
+        csa, kif = records_text(sfen, entries, result, ending, loser_to_move, black, white, start, tcb, tcw)
+        games.append(
+            {
+                "name": name,
+                "black": black,
+                "white": white,
+                "result": result,
+                "ending": ending,
+                "plies": len(entries),
+                "csa": csa,
+                "kif": kif,
+                "last_wall_ms": late[-1] if late else None,
+                "walls": {black: walls["black"], white: walls["white"]},
+            }
+        )
+    return games
+
+
+def report(run_dir, focus=None):
+    """Writes run_dir/report.txt and run_dir/records/, prints the report. `run_dir` is one of
+    arena.py's (ShogiArena's state in its arena/) or ShogiArena's own."""
+    arena_dir = run_dir / "arena" if (run_dir / "arena" / "game.db").exists() else run_dir
+    games = load_games(arena_dir)
+    records = run_dir / "records"
+    records.mkdir(exist_ok=True)
+    for g in games:
+        (records / f"{g['name']}.csa").write_text(g["csa"], encoding="ascii", errors="replace")
+        (records / f"{g['name']}.kif").write_text(g["kif"], encoding="utf-8")
+
+    names = sorted({g["black"] for g in games} | {g["white"] for g in games})
+    if focus is None or focus not in names:
+        # The engine that played most (a gauntlet's baseline), else the first by name.
+        focus = max(names, key=lambda n: sum(n in (g["black"], g["white"]) for g in games)) if names else None
+    out = [f"{len(games)} games in {arena_dir}", ""]
+
+    # Elo of `focus` against each opponent: every game, and without time forfeits.
+    out.append(f"{focus} against   games   W   L   D   score    Elo [95%]              without time losses")
+    for other in [n for n in names if n != focus]:
+        rows = [g for g in games if {g["black"], g["white"]} == {focus, other}]
+        for label, subset in (("all", rows), ("untimed", [g for g in rows if g["ending"] != "time"])):
+            w = sum(1 for g in subset if winner(g) == focus)
+            l = sum(1 for g in subset if winner(g) == other)
+            d = len(subset) - w - l
+            e = elo_interval(w, l, d)
+            if label == "all":
+                line = f"{other:<18} {len(subset):>5} {w:>3} {l:>3} {d:>3}  {score_text(w, l, d):>6}  {elo_text(e):<22}"
+            else:
+                line += f" {elo_text(e)} ({len(subset)} games)"
+        out.append(line)
+    out.append("")
+
+    # Endings, per winner.
+    out.append("endings (winner: how)")
+    tally = {}
+    for g in games:
+        key = (winner(g) or "draw", g["ending"])
+        tally[key] = tally.get(key, 0) + 1
+    for (who, how), n in sorted(tally.items()):
+        out.append(f"  {who:<20} {how:<16} {n}")
+    out.append("")
+
+    out.append("slowest moves (go to bestmove, ms, as the runner's clock saw them)")
+    for name in names:
+        walls = sorted(w for g in games for w in g["walls"].get(name, []))
+        if walls:
+            out.append(f"  {name:<20} {len(walls):>6} moves, median {walls[len(walls) // 2]}, slowest {walls[-3:][::-1]}")
+    out.append("")
+
+    forfeits = [g for g in games if g["ending"] == "time"]
+    out.append(f"time forfeits: {len(forfeits)}")
+    for g in forfeits:
+        late = g["black"] if g["result"].startswith("WHITE") else g["white"]
+        out.append(f"  {g['name']}: {late} lost on time at ply {g['plies'] + 1} ({g['last_wall_ms']} ms on the clock's last move)")
+    out.append("")
+
+    out.append("every game: name, black, white, result, ending, plies")
+    for g in games:
+        out.append(f"  {g['name']}  {g['black']} - {g['white']}  {g['result']}  {g['ending']}  {g['plies']}")
+    sprt = sprt_state(arena_dir)
+    if sprt:
+        out.append("")
+        out.append(sprt)
+    out.append("")
+    out.append(f"records (CSA and KIF): {records}")
+    text = "\n".join(out) + "\n"
+    (run_dir / "report.txt").write_text(text)
+    print(text)
+
+
+def winner(g):
+    if g["result"].startswith("BLACK_WIN"):
+        return g["black"]
+    if g["result"].startswith("WHITE_WIN"):
+        return g["white"]
+    return None
+
+
+def score_text(w, l, d):
+    n = w + l + d
+    return f"{(w + 0.5 * d) / n:.3f}" if n else "-"
+
+
+def elo_text(e):
+    if e is None:
+        return "-"
+    if abs(e[0]) > 2000:
+        return "(all won)" if e[0] > 0 else "(all lost)"
+    return f"{e[0]:+.0f} [{e[1]:+.0f}, {e[2]:+.0f}]"
+
+
+def sprt_state(arena_dir):
+    import json
+
+    state = arena_dir / "state.json"
+    if not state.exists():
+        return None
+    s = json.loads(state.read_text()).get("sprt_state")
+    if not s:
+        return None
+    bound = math.log((1 - s["beta"]) / s["alpha"])
+    verdict = "H1 accepted (passed)" if s["llr"] >= bound else "H0 accepted (failed)" if s["llr"] <= -bound else "undecided"
+    return (
+        f"SPRT [{s['elo0']:g}, {s['elo1']:g}] alpha {s['alpha']:g} beta {s['beta']:g} ({s['model']}): "
+        f"LLR {s['llr']:.2f} (bounds +-{bound:.2f}), {verdict}; "
+        f"+{s['wins']} -{s['losses']} ={s['draws']} in {s['games_played']} games, pairs {s['penta_bins']}"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Modes
+
+
+def cmd_sprt(args, extra):
+    candidate = Path(args.candidate) if args.candidate else build_tree()
+    base = Path(args.base_engine) if args.base_engine else build_ref(args.base)
+    require(candidate, "candidate engine")
+    require(base, "base engine")
+    run_dir = Path(args.run_dir or default_run_dir("sprt")).resolve()
+    prepare(
+        run_dir,
+        "sprt.yaml",
+        {
+            "candidate.yaml": engine_yaml("tokin-fast.yaml", "candidate", candidate),
+            "base.yaml": engine_yaml("tokin-fast.yaml", "base", base),
+        },
+        args.instances,
+    )
+    shogiarena("sprt", run_dir, extra)
+    report(run_dir, focus="candidate")
+
+
+def cmd_gauntlet(args, extra):
+    tokin = Path(args.tokin) if args.tokin else build_tree()
+    peers = {"gpsusi": args.gpsusi, "fairy-stockfish": args.fairy_stockfish, "yaneuraou-material": args.yaneuraou}
+    for name, path in peers.items():
+        require(path, name)
+    require(tokin, "tokin")
+    run_dir = Path(args.run_dir or default_run_dir("gauntlet")).resolve()
+    engines = {"tokin.yaml": engine_yaml("tokin.yaml", "tokin", tokin)}
+    for name, path in peers.items():
+        engines[f"{name}.yaml"] = engine_yaml(f"{name}.yaml", name, path)
+    prepare(run_dir, "gauntlet.yaml", engines, args.instances)
+    shogiarena("tournament", run_dir, extra)
+    report(run_dir, focus="tokin")
+
+
+def cmd_spsa(args, extra):
+    tokin = Path(args.tokin) if args.tokin else build_tree(features="tune", target_dir=ROOT / "target" / "tune")
+    require(tokin, "tuning build")
+    run_dir = Path(args.run_dir or default_run_dir("spsa")).resolve()
+    prepare(run_dir, "spsa.yaml", {"tokin.yaml": engine_yaml("tokin-fast.yaml", "tokin", tokin)})
+    shutil.copy(HERE / "spsa-space.yaml", run_dir / "spsa-space.yaml")
+    shogiarena("spsa", run_dir, extra)
+    spsa_result(run_dir)
+
+
+def spsa_result(run_dir):
+    """Writes and prints the tuned values next to the defaults (run_dir/report.txt)."""
+    import json
+
+    spsa = run_dir / "arena" / "spsa"
+    current = spsa / "current.json"
+    if not current.exists():
+        print(f"no {current}: the run made no update", file=sys.stderr)
+        return
+    data = json.loads(current.read_text())
+    space = json.loads((spsa / "space.normalized.json").read_text())
+    lines = [f"SPSA: {data['update_idx']} updates, {2 * data['pair_index_end']} games ({current})"]
+    lines.append("parameter            default     now   (now - default) / c_end")
+    for p in space["parameters"]:
+        name, initial, c_end = p["id"], p["initial"], p["schedule"]["c_end"]
+        now = data["theta"][name]
+        lines.append(f"  {name:<18} {initial:>7g} {now:>9.1f}   {(now - initial) / c_end:+.2f}")
+    lines.append("keep: write the rounded values into src/search/params.rs, then pass `arena.py sprt` at a longer clock")
+    text = "\n".join(lines) + "\n"
+    (run_dir / "report.txt").write_text(text)
+    print(text)
+
+
+def cmd_report(args, _extra):
+    run_dir = Path(args.run_dir).resolve()
+    if (run_dir / "arena" / "spsa").exists():
+        spsa_result(run_dir)
+    else:
+        report(run_dir, args.focus)
+
+
+def main():
+    ensure_venv()
+    argv = sys.argv[1:]
+    extra = []
+    if "--" in argv:
+        i = argv.index("--")
+        argv, extra = argv[:i], argv[i + 1 :]
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="mode", required=True)
+
+    p = sub.add_parser("sprt", help="candidate build against base build until the SPRT decides")
+    p.add_argument("--base", default="main", help="git revision of the base build (default main)")
+    p.add_argument("--base-engine", help="a base binary instead of building --base")
+    p.add_argument("--candidate", help="a candidate binary instead of building this tree")
+    p.add_argument("--instances", help="ShogiArena instance file: play on those machines")
+    p.add_argument("--run-dir")
+    p.set_defaults(func=cmd_sprt)
+
+    p = sub.add_parser("gauntlet", help="Tokin against gpsusi, Fairy-Stockfish and YaneuraOu (material)")
+    p.add_argument("--tokin", help="Tokin binary (default: build this tree)")
+    p.add_argument("--gpsusi", default="/usr/games/gpsusi")
+    p.add_argument("--fairy-stockfish", default="/usr/games/fairy-stockfish")
+    p.add_argument("--yaneuraou", default="/work/peers/bin/yaneuraou-material-avx2",
+                   help="YaneuraOu material edition binary (README: how to build it)")
+    p.add_argument("--instances", help="ShogiArena instance file: play on those machines")
+    p.add_argument("--run-dir")
+    p.set_defaults(func=cmd_gauntlet)
+
+    p = sub.add_parser("spsa", help="tune the search parameters with a --features tune build")
+    p.add_argument("--tokin", help="tuning binary (default: build this tree with --features tune)")
+    p.add_argument("--run-dir")
+    p.set_defaults(func=cmd_spsa)
+
+    p = sub.add_parser("report", help="Elo table, endings and CSA/KIF records of a finished run")
+    p.add_argument("run_dir")
+    p.add_argument("--focus", help="the engine the Elo table is about (default: the first by name)")
+    p.set_defaults(func=cmd_report)
+
+    args = parser.parse_args(argv)
+    args.func(args, extra)
+
+
+if __name__ == "__main__":
+    main()
