@@ -106,11 +106,22 @@ def opening_lines():
     return lines
 
 
-def engine_yaml(template, name, path):
-    """The engine file `template` (engines/*.yaml) with its name and binary replaced."""
+def engine_yaml(template, name, path, options=()):
+    """The engine file `template` (engines/*.yaml) with its name and binary replaced and the USI
+    `options` ("Name=Value") added to its options block, e.g. EvalFile=/path/nn.bin to test a
+    network against the build's built-in evaluation."""
     text = (HERE / "engines" / template).read_text()
     text = re.sub(r"(?m)^name: .*$", f"name: {name}", text)
     text = re.sub(r"(?m)^engine_path: .*$", f"engine_path: {Path(path).resolve()}", text)
+    for option in options:
+        key, sep, value = option.partition("=")
+        if not sep or not key.strip():
+            sys.exit(f"arena.py: option '{option}' is not Name=Value")
+        key, value = key.strip(), value.strip()
+        if re.search(rf"(?m)^  {re.escape(key)}:", text):
+            text = re.sub(rf"(?m)^  {re.escape(key)}:.*$", f"  {key}: {value}", text)
+        else:
+            text = text.rstrip("\n") + f"\n  {key}: {value}\n"
     return text
 
 
@@ -436,8 +447,10 @@ def cmd_sprt(args, extra):
         run_dir,
         "sprt.yaml",
         {
-            "candidate.yaml": engine_yaml("tokin-fast.yaml", "candidate", candidate),
-            "base.yaml": engine_yaml("tokin-fast.yaml", "base", base),
+            "candidate.yaml": engine_yaml(
+                "tokin-fast.yaml", "candidate", candidate, args.candidate_option or []
+            ),
+            "base.yaml": engine_yaml("tokin-fast.yaml", "base", base, args.base_option or []),
         },
         args.instances,
     )
@@ -515,6 +528,10 @@ def main():
     p.add_argument("--base", default="main", help="git revision of the base build (default main)")
     p.add_argument("--base-engine", help="a base binary instead of building --base")
     p.add_argument("--candidate", help="a candidate binary instead of building this tree")
+    p.add_argument("--candidate-option", action="append", metavar="NAME=VALUE",
+                   help="a USI option of the candidate (repeatable), e.g. EvalFile=/data/nn.bin")
+    p.add_argument("--base-option", action="append", metavar="NAME=VALUE",
+                   help="a USI option of the base (repeatable)")
     p.add_argument("--instances", help="ShogiArena instance file: play on those machines")
     p.add_argument("--run-dir")
     p.set_defaults(func=cmd_sprt)
