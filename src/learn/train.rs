@@ -87,6 +87,9 @@ pub struct Trainer {
     pub epoch: u32,
     /// Adam steps taken.
     pub step: u64,
+    /// The lowest validation loss seen and the epoch it came after (kept in the checkpoint, so
+    /// a resumed run still knows which network to keep).
+    pub best_validation: Option<(f64, u32)>,
     ft_m: LargeTable<f32>,
     ft_v: LargeTable<f32>,
     dense_m: Vec<Vec<f32>>,
@@ -148,6 +151,7 @@ impl Trainer {
             config,
             epoch: 0,
             step: 0,
+            best_validation: None,
             threads: states,
             touched_any: vec![false; DIMENSIONS],
             pool,
@@ -418,7 +422,7 @@ impl ThreadState {
 }
 
 const CHECKPOINT_MAGIC: &[u8; 8] = b"TOKINCKP";
-const CHECKPOINT_VERSION: u32 = 1;
+const CHECKPOINT_VERSION: u32 = 2;
 
 impl Trainer {
     /// Writes the model and the optimiser state; atomic (a temporary file renamed over `path`), so
@@ -443,6 +447,9 @@ impl Trainer {
                 w.write_all(&word.to_le_bytes())?;
             }
             w.write_all(&self.step.to_le_bytes())?;
+            let (best_loss, best_epoch) = self.best_validation.unwrap_or((f64::NAN, 0));
+            w.write_all(&best_loss.to_le_bytes())?;
+            w.write_all(&best_epoch.to_le_bytes())?;
             super::model::write_f32s(&mut w, &self.model.ft)?;
             super::model::write_f32s(&mut w, &self.ft_m)?;
             super::model::write_f32s(&mut w, &self.ft_v)?;
@@ -495,6 +502,10 @@ impl Trainer {
         );
         let mut step = [0u8; 8];
         r.read_exact(&mut step).map_err(io_fail)?;
+        let mut best = [0u8; 12];
+        r.read_exact(&mut best).map_err(io_fail)?;
+        let best_loss = f64::from_le_bytes(best[..8].try_into().expect("8 bytes"));
+        let best_epoch = u32::from_le_bytes(best[8..].try_into().expect("4 bytes"));
         let architecture = Architecture { l1, l2, l3 };
         if !architecture.is_runnable() {
             return Err(TrainError::BadCheckpoint {
@@ -506,6 +517,7 @@ impl Trainer {
         let mut t = Trainer::around(model, config)?;
         t.epoch = epoch;
         t.step = u64::from_le_bytes(step);
+        t.best_validation = (!best_loss.is_nan()).then_some((best_loss, best_epoch));
         let mut read = || -> io::Result<()> {
             super::model::read_f32s(&mut r, &mut t.model.ft)?;
             super::model::read_f32s(&mut r, &mut t.ft_m)?;

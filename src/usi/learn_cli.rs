@@ -208,6 +208,8 @@ pub fn learn(out: &mut dyn Write, args: &LearnArgs) -> Result<(), LearnError> {
     let total = u64::from(args.epochs) * train.len() as u64;
     let done_before = u64::from(trainer.epoch) * train.len() as u64;
     let mut line = ProgressLine::new("learn", "samples", total, done_before);
+    // The network written is the epoch with the lowest validation loss (the last one when nothing
+    // is held out): with a few million positions a large first layer overfits in later epochs.
     while trainer.epoch < args.epochs {
         let epoch_started = Instant::now();
         let lr = trainer.learning_rate();
@@ -226,33 +228,45 @@ pub fn learn(out: &mut dyn Write, args: &LearnArgs) -> Result<(), LearnError> {
             );
         });
         let secs = epoch_started.elapsed().as_secs_f64();
-        let held_loss = if held.is_empty() {
-            String::new()
+        let validation = (!held.is_empty()).then(|| trainer.loss(&held));
+        let improved = match (validation, trainer.best_validation) {
+            (Some(v), Some((b, _))) => v < b,
+            _ => true,
+        };
+        // The network first, then the checkpoint that names it as the best: a run killed in
+        // between resumes from the previous checkpoint and redoes the epoch.
+        let written = if improved {
+            trainer.best_validation = validation.map(|v| (v, trainer.epoch));
+            let clamped = write_network(&trainer, &args.output)?;
+            if clamped > 0 {
+                format!(", written ({clamped} values clamped to their integer range)")
+            } else {
+                ", written".to_string()
+            }
         } else {
-            format!(", validation {:.5}", trainer.loss(&held))
+            String::new()
         };
         trainer.save(&checkpoint)?;
-        let clamped = write_network(&trainer, &args.output)?;
         line.finish();
         writeln!(
             out,
-            "epoch {}: training loss {train_loss:.5}{held_loss}, lr {lr:.2e}, {:.0} samples/s ({:.0} a thread), {}{}",
+            "epoch {}: training loss {train_loss:.5}{}, lr {lr:.2e}, {:.0} samples/s ({:.0} a thread), {}{written}",
             trainer.epoch,
+            validation.map_or(String::new(), |v| format!(", validation {v:.5}")),
             train.len() as f64 / secs,
             train.len() as f64 / secs / threads as f64,
             format_duration(secs),
-            if clamped > 0 {
-                format!(", {clamped} values clamped to their integer range")
-            } else {
-                String::new()
-            }
         )?;
         line = ProgressLine::new("learn", "samples", total, base + train.len() as u64);
     }
     line.finish();
+    let chosen = match trainer.best_validation {
+        Some((loss, epoch)) => format!("epoch {epoch}'s, validation loss {loss:.5}"),
+        None => format!("epoch {}'s", trainer.epoch),
+    };
     writeln!(
         out,
-        "wrote {} ({}) after {} epochs; checkpoint {}",
+        "{} holds {chosen} network ({}); checkpoint of epoch {}: {}",
         args.output.display(),
         args.architecture,
         trainer.epoch,
