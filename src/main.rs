@@ -261,6 +261,10 @@ struct LearnCli {
     /// Continue from the checkpoint if there is one.
     #[arg(long)]
     resume: bool,
+    /// Do not mirror samples (by default half of them, a fresh half each epoch, are mirrored left
+    /// to right: the rules are symmetric, so the data doubles).
+    #[arg(long)]
+    no_mirror: bool,
 }
 
 impl LearnCli {
@@ -283,6 +287,7 @@ impl LearnCli {
                 scale: self.scale,
                 threads: self.threads.unwrap_or(defaults.threads),
                 seed: self.seed,
+                mirror: !self.no_mirror,
             },
         }
     }

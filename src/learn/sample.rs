@@ -5,7 +5,7 @@
 
 use crate::core::position::Position;
 use crate::core::Color;
-use crate::eval::nnue::features::{self, ACTIVE_FEATURES, FE_END};
+use crate::eval::nnue::features::{self, ACTIVE_FEATURES, FE_END, FE_HAND_END};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sample {
@@ -43,6 +43,20 @@ impl Sample {
         })
     }
 
+    /// The same position mirrored left to right (file 1 <-> 9): shogi's rules and a position's
+    /// value do not change, so every sample teaches twice (the trainer mirrors half of them each
+    /// epoch).
+    pub fn mirrored(&self) -> Sample {
+        let mut m = *self;
+        for p in 0..2 {
+            m.kings[p] = mirror_square(u32::from(self.kings[p])) as u8;
+            for b in m.bona[p].iter_mut() {
+                *b = mirror_bona(*b);
+            }
+        }
+        m
+    }
+
     /// The perspectives in the network's order: side to move first.
     #[inline]
     pub fn perspectives(&self) -> [usize; 2] {
@@ -75,6 +89,23 @@ impl Sample {
     }
 }
 
+/// A square index (`file * 9 + rank`) mirrored left to right.
+#[inline]
+fn mirror_square(sq: u32) -> u32 {
+    (8 - sq / 9) * 9 + sq % 9
+}
+
+/// A BonaPiece mirrored: board pieces move to the mirrored square, hand pieces stay.
+#[inline]
+fn mirror_bona(b: u16) -> u16 {
+    let b = u32::from(b);
+    if b < FE_HAND_END {
+        return b as u16;
+    }
+    let (table, sq) = ((b - FE_HAND_END) / 81, (b - FE_HAND_END) % 81);
+    (FE_HAND_END + table * 81 + mirror_square(sq)) as u16
+}
+
 #[inline]
 pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
@@ -84,6 +115,57 @@ pub fn sigmoid(x: f32) -> f32 {
 mod tests {
     use super::*;
     use crate::core::Variant;
+
+    /// The mirrored sample is the sample of the mirrored position (its SFEN ranks reversed).
+    #[test]
+    fn a_mirrored_sample_is_the_mirrored_position() {
+        let mirror_sfen = |sfen: &str| {
+            let mut parts: Vec<String> = sfen.split(' ').map(str::to_string).collect();
+            let ranks: Vec<String> = parts[0]
+                .split('/')
+                .map(|rank| {
+                    // Reverse the squares, keeping each "+X" together.
+                    let mut cells: Vec<String> = Vec::new();
+                    let mut promoted = false;
+                    for c in rank.chars() {
+                        if c == '+' {
+                            promoted = true;
+                        } else if let Some(d) = c.to_digit(10) {
+                            cells.push(d.to_string());
+                        } else {
+                            cells.push(if promoted {
+                                format!("+{c}")
+                            } else {
+                                c.to_string()
+                            });
+                            promoted = false;
+                        }
+                    }
+                    cells.reverse();
+                    cells.concat()
+                })
+                .collect();
+            parts[0] = ranks.join("/");
+            parts.join(" ")
+        };
+        for sfen in [
+            "ln1g3nl/1r3kg2/p2pppsp1/2ps2p1p/1p7/2P1P1P1P/PPSP1P3/2G2S1R1/LN2KG1NL w Bbp 38",
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn3p 80",
+        ] {
+            let pos = Position::from_sfen(sfen, Variant::Shogi).unwrap();
+            let mirrored = Position::from_sfen(&mirror_sfen(sfen), Variant::Shogi).unwrap();
+            let a = Sample::new(&pos, 10, 1).unwrap().mirrored();
+            let b = Sample::new(&mirrored, 10, 1).unwrap();
+            for p in 0..2 {
+                let mut fa: Vec<usize> = a.features(p).collect();
+                let mut fb: Vec<usize> = b.features(p).collect();
+                fa.sort_unstable();
+                fb.sort_unstable();
+                assert_eq!(fa, fb, "{sfen}");
+            }
+            assert_eq!(a.mirrored(), Sample::new(&pos, 10, 1).unwrap());
+        }
+    }
 
     #[test]
     fn a_sample_holds_the_engine_features() {

@@ -56,6 +56,7 @@ fn config(threads: usize) -> TrainConfig {
         scale: 600.0,
         threads,
         seed: 5,
+        mirror: true,
     }
 }
 

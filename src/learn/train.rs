@@ -32,6 +32,8 @@ pub struct TrainConfig {
     pub scale: f32,
     pub threads: usize,
     pub seed: u64,
+    /// Mirror half of the samples (a fresh half each epoch): left-right symmetry doubles the data.
+    pub mirror: bool,
 }
 
 impl Default for TrainConfig {
@@ -44,9 +46,13 @@ impl Default for TrainConfig {
             scale: 600.0,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             seed: 1,
+            mirror: true,
         }
     }
 }
+
+/// The bit of an epoch's order entry that marks a sample to mirror (so at most 2^31 samples).
+const MIRROR_BIT: u32 = 1 << 31;
 
 const BETA1: f32 = 0.9;
 const BETA2: f32 = 0.999;
@@ -165,11 +171,17 @@ impl Trainer {
 
     /// One pass over `samples` in a seeded random order; returns the epoch's mean training loss.
     pub fn train_epoch(&mut self, samples: &[Sample], progress: &mut dyn FnMut(Progress)) -> f64 {
+        // Each entry is a sample's index, with the top bit set when it is to be mirrored.
         let mut order: Vec<u32> = (0..samples.len() as u32).collect();
         let mut rng =
             Rng::new(self.config.seed ^ (u64::from(self.epoch) + 1).wrapping_mul(0x9E37_79B9));
         for i in (1..order.len()).rev() {
             order.swap(i, rng.below(i + 1));
+        }
+        if self.config.mirror {
+            for entry in order.iter_mut() {
+                *entry |= ((rng.next() >> 63) as u32) << 31;
+            }
         }
         let mut total_loss = 0.0;
         let mut done = 0;
@@ -197,8 +209,13 @@ impl Trainer {
                 .par_iter_mut()
                 .zip(batch.par_chunks(per_thread.max(1)))
                 .for_each(|(state, chunk)| {
-                    for &i in chunk {
-                        state.accumulate(model, &samples[i as usize], config);
+                    for &entry in chunk {
+                        let sample = &samples[(entry & MIRROR_BIT.wrapping_sub(1)) as usize];
+                        if entry & MIRROR_BIT != 0 {
+                            state.accumulate(model, &sample.mirrored(), config);
+                        } else {
+                            state.accumulate(model, sample, config);
+                        }
                     }
                 });
         });

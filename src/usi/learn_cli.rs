@@ -4,6 +4,8 @@
 //! checkpoints and the network, and reports.
 
 use crate::eval::nnue::{self, Architecture, RawNetwork};
+use crate::eval::{Evaluator, HandWritten};
+use crate::learn::sample::sigmoid;
 use crate::learn::{Progress, Sample, TrainConfig, TrainError, Trainer};
 use crate::psv::PsvReader;
 use crate::rng::Rng;
@@ -92,10 +94,15 @@ impl LearnArgs {
 }
 
 /// Reads every record of `paths` into samples (records that fail to decode are counted, not
-/// used); returns the samples and a line saying what was read.
-pub fn read_samples(paths: &[PathBuf], max: usize) -> Result<(Vec<Sample>, String), LearnError> {
+/// used); returns the samples, the hand-written evaluation of each (the baseline a network has to
+/// beat), and a line saying what was read.
+pub fn read_samples(
+    paths: &[PathBuf],
+    max: usize,
+) -> Result<(Vec<Sample>, Vec<i16>, String), LearnError> {
     let mut reader = PsvReader::new(paths);
     let mut samples = Vec::new();
+    let mut baseline = Vec::new();
     let mut skipped = 0u64;
     let mut first_error = None;
     for item in reader.by_ref() {
@@ -103,6 +110,8 @@ pub fn read_samples(paths: &[PathBuf], max: usize) -> Result<(Vec<Sample>, Strin
             Ok(r) => {
                 if let Some(s) = Sample::new(&r.position, r.score, r.result.to_i8()) {
                     samples.push(s);
+                    baseline
+                        .push(HandWritten.evaluate_fresh(&r.position).clamp(-32000, 32000) as i16);
                     if max > 0 && samples.len() >= max {
                         break;
                     }
@@ -129,22 +138,47 @@ pub fn read_samples(paths: &[PathBuf], max: usize) -> Result<(Vec<Sample>, Strin
     if samples.is_empty() {
         return Err(LearnError::NoData(line));
     }
-    Ok((samples, line))
+    Ok((samples, baseline, line))
 }
 
-/// Splits `samples` into (training, validation) by blocks, seeded.
-pub fn split(samples: Vec<Sample>, fraction: f64, seed: u64) -> (Vec<Sample>, Vec<Sample>) {
+/// Splits `samples` (and their baseline scores) into training and validation by blocks, seeded;
+/// returns the training samples, the validation samples and the validation baseline.
+pub fn split(
+    samples: Vec<Sample>,
+    baseline: &[i16],
+    fraction: f64,
+    seed: u64,
+) -> (Vec<Sample>, Vec<Sample>, Vec<i16>) {
     let mut rng = Rng::new(seed ^ 0x5EED_0F5B_1700);
-    let (mut train, mut held) = (Vec::new(), Vec::new());
-    for block in samples.chunks(SPLIT_BLOCK) {
+    let (mut train, mut held, mut held_baseline) = (Vec::new(), Vec::new(), Vec::new());
+    for (block, scores) in samples
+        .chunks(SPLIT_BLOCK)
+        .zip(baseline.chunks(SPLIT_BLOCK))
+    {
         let draw = (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
         if draw < fraction {
             held.extend_from_slice(block);
+            held_baseline.extend_from_slice(scores);
         } else {
             train.extend_from_slice(block);
         }
     }
-    (train, held)
+    (train, held, held_baseline)
+}
+
+/// The loss the hand-written evaluation would have on `samples` as the model's output: a
+/// network is worth its speed once its validation loss is below this.
+fn baseline_loss(samples: &[Sample], scores: &[i16], config: &TrainConfig) -> f64 {
+    let total: f64 = samples
+        .iter()
+        .zip(scores)
+        .map(|(s, &score)| {
+            let p = f64::from(sigmoid(f32::from(score) / config.scale)).clamp(1e-7, 1.0 - 1e-7);
+            let t = f64::from(s.target(config.scale, config.lambda));
+            -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
+        })
+        .sum();
+    total / samples.len().max(1) as f64
 }
 
 /// `tokin learn`.
@@ -152,13 +186,13 @@ pub fn learn(out: &mut dyn Write, args: &LearnArgs) -> Result<(), LearnError> {
     args.validate()?;
     crate::core::attacks::init();
     let started = Instant::now();
-    let (samples, read_line) = read_samples(&args.data, args.max_samples)?;
+    let (samples, baseline, read_line) = read_samples(&args.data, args.max_samples)?;
     writeln!(
         out,
         "{read_line} in {:.1} s",
         started.elapsed().as_secs_f64()
     )?;
-    let (train, held) = split(samples, args.validation, args.config.seed);
+    let (train, held, held_baseline) = split(samples, &baseline, args.validation, args.config.seed);
     writeln!(
         out,
         "{} for training, {} held out; {}, batch {}, lr {}, decay {} an epoch, lambda {}, scale {}, {} thread(s), seed {}",
@@ -202,6 +236,13 @@ pub fn learn(out: &mut dyn Write, args: &LearnArgs) -> Result<(), LearnError> {
     } else {
         Trainer::new(args.architecture, args.config.clone())?
     };
+    if !held.is_empty() {
+        writeln!(
+            out,
+            "the hand-written evaluation's validation loss: {:.5}",
+            baseline_loss(&held, &held_baseline, &args.config)
+        )?;
+    }
     if trainer.epoch == 0 && !held.is_empty() {
         writeln!(out, "epoch 0: validation loss {:.5}", trainer.loss(&held))?;
     }
