@@ -171,48 +171,72 @@ enum Tool {
         comments, retries) and engine options by their USI names (Threads = 2); the command line \
         wins over the file."
     )]
-    Csa {
-        /// Server host name or address.
-        #[arg(long)]
-        host: Option<String>,
-        /// Server port [default: 4081].
-        #[arg(long)]
-        port: Option<u16>,
-        /// Login id (1-32 letters, digits or _ - @ .).
-        #[arg(long)]
-        id: Option<String>,
-        /// Login password (or TOKIN_CSA_PASSWORD, or the config file).
-        #[arg(long)]
-        password: Option<String>,
-        /// Games to play, one login each [default: 1].
-        #[arg(long)]
-        games: Option<u32>,
-        /// Think on the opponent's time (USI_Ponder).
-        #[arg(long)]
-        ponder: bool,
-        /// An engine option as Name=Value (repeatable), e.g. --option Threads=2.
-        #[arg(long = "option", value_name = "NAME=VALUE")]
-        options: Vec<String>,
-        /// A file of settings and options (name = value lines).
-        #[arg(long)]
-        config: Option<PathBuf>,
-        /// Where each game's record (.csa) and log go [default: csa-games].
-        #[arg(long)]
-        record_dir: Option<PathBuf>,
-        /// Append the whole transcript (every line sent and received, and notes) to this file.
-        #[arg(long)]
-        log: Option<PathBuf>,
-        /// Seconds without sending before a keep-alive empty line; 0: none [default: 40].
-        #[arg(long)]
-        keepalive: Option<u64>,
-        /// Send moves without floodgate's score-and-line comment.
-        #[arg(long)]
-        no_comments: bool,
-        /// Failed attempts in a row (no connection, no game, a dropped game) before giving up
-        /// [default: 10].
-        #[arg(long)]
-        retries: Option<u32>,
-    },
+    Csa(CsaCli),
+}
+
+/// `tokin csa`'s flags (see `Tool::Csa`).
+#[derive(clap::Args)]
+struct CsaCli {
+    /// Server host name or address.
+    #[arg(long)]
+    host: Option<String>,
+    /// Server port [default: 4081].
+    #[arg(long)]
+    port: Option<u16>,
+    /// Login id (1-32 letters, digits or _ - @ .).
+    #[arg(long)]
+    id: Option<String>,
+    /// Login password (or TOKIN_CSA_PASSWORD, or the config file).
+    #[arg(long)]
+    password: Option<String>,
+    /// Games to play, one login each [default: 1].
+    #[arg(long)]
+    games: Option<u32>,
+    /// Think on the opponent's time (USI_Ponder).
+    #[arg(long)]
+    ponder: bool,
+    /// An engine option as Name=Value (repeatable), e.g. --option Threads=2.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
+    /// A file of settings and options (name = value lines).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Where each game's record (.csa) and log go [default: csa-games].
+    #[arg(long)]
+    record_dir: Option<PathBuf>,
+    /// Append the whole transcript (every line sent and received, and notes) to this file.
+    #[arg(long)]
+    log: Option<PathBuf>,
+    /// Seconds without sending before a keep-alive empty line; 0: none [default: 40].
+    #[arg(long)]
+    keepalive: Option<u64>,
+    /// Send moves without floodgate's score-and-line comment.
+    #[arg(long)]
+    no_comments: bool,
+    /// Failed attempts in a row (no connection, no game, a dropped game) before giving up
+    /// [default: 10].
+    #[arg(long)]
+    retries: Option<u32>,
+}
+
+impl CsaCli {
+    fn into_args(self) -> CsaArgs {
+        CsaArgs {
+            host: self.host,
+            port: self.port,
+            id: self.id,
+            password: self.password,
+            games: self.games,
+            ponder: self.ponder,
+            options: self.options,
+            config: self.config,
+            record_dir: self.record_dir,
+            log: self.log,
+            keepalive: self.keepalive,
+            no_comments: self.no_comments,
+            retries: self.retries,
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -503,36 +527,8 @@ fn main() -> ExitCode {
             },
         )
         .map_err(|e| e.to_string()),
-        Some(Tool::Csa {
-            host,
-            port,
-            id,
-            password,
-            games,
-            ponder,
-            options,
-            config,
-            record_dir,
-            log,
-            keepalive,
-            no_comments,
-            retries,
-        }) => {
-            let args = CsaArgs {
-                host,
-                port,
-                id,
-                password,
-                games,
-                ponder,
-                options,
-                config,
-                record_dir,
-                log,
-                keepalive,
-                no_comments,
-                retries,
-            };
+        Some(Tool::Csa(cli)) => {
+            let args = cli.into_args();
             let played = Settings::resolve(&args, std::env::var(PASSWORD_ENV).ok())
                 .map_err(|e| e.to_string())
                 .and_then(|settings| {

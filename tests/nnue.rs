@@ -157,6 +157,16 @@ fn evaldir_finds_nn_bin_and_use_nnue_false_plays_the_hand_written_evaluation() {
     // Back on, the same file is used again.
     load(&mut c, "UseNNUE", "true");
     assert_eq!(eval(&mut c, sfen), net.evaluate(sfen, 16));
+    // A file name inside EvalDir, as YaneuraOu reads the pair (ShogiArena sends them so).
+    let mut c = Client::spawn();
+    c.send(&format!(
+        "setoption name EvalDir value {}",
+        path.parent().unwrap().display()
+    ));
+    let lines = load(&mut c, "EvalFile", "nn.bin");
+    let loaded = format!("info string network {}", path.display());
+    assert!(lines.iter().any(|l| l.starts_with(&loaded)), "{lines:?}");
+    assert_eq!(eval(&mut c, sfen), net.evaluate(sfen, 16));
 }
 
 #[test]

@@ -209,11 +209,18 @@ impl TrainingRecord {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::core::Variant;
 
-    fn record(sfen: &str, usi: &str, score: i16, ply: u16, result: RecordResult) -> TrainingRecord {
+    /// A record of `sfen` with best move `usi` (both must be good), for tests.
+    pub(crate) fn record(
+        sfen: &str,
+        usi: &str,
+        score: i16,
+        ply: u16,
+        result: RecordResult,
+    ) -> TrainingRecord {
         let position = Position::from_sfen(sfen, Variant::Shogi).unwrap();
         let best_move = position.parse_usi_move(usi).unwrap();
         TrainingRecord {

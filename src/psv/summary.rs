@@ -149,18 +149,9 @@ impl DataSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{Position, Variant};
 
     fn record(score: i16, ply: u16, result: RecordResult, sfen: &str, usi: &str) -> TrainingRecord {
-        let position = Position::from_sfen(sfen, Variant::Shogi).unwrap();
-        let best_move = position.parse_usi_move(usi).unwrap();
-        TrainingRecord {
-            position,
-            score,
-            best_move,
-            game_ply: ply,
-            result,
-        }
+        crate::psv::record::tests::record(sfen, usi, score, ply, result)
     }
 
     #[test]

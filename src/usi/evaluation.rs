@@ -4,7 +4,8 @@
 //! says why; the engine keeps serving.
 //!
 //! The options, with the names players already set:
-//! - `EvalFile` (the Stockfish family's): a network file; wins when set;
+//! - `EvalFile` (the Stockfish family's): a network file; wins when set (a relative name is looked
+//!   up inside `EvalDir` when that names a folder, as YaneuraOu's builds with the option do);
 //! - `EvalDir` (YaneuraOu's): a folder holding `nn.bin`; `<internal>` is the evaluation built into
 //!   the binary (the hand-written one);
 //! - `FV_SCALE`: the network's output is divided by it (YaneuraOu's default 16);
@@ -38,8 +39,15 @@ impl Request {
         if !options.check(OptionId::UseNnue) {
             return Request::HandWritten { unused_file: None };
         }
+        let folder = (!dir.is_empty() && dir != INTERNAL_EVAL).then(|| Path::new(dir));
         let configured = if !file.is_empty() {
-            Some(resolve(Path::new(file)))
+            // YaneuraOu's composite reading (a file name inside EvalDir), which match runners
+            // such as ShogiArena rely on, when EvalDir names a folder; else a path of its own.
+            let path = Path::new(file);
+            match folder {
+                Some(folder) if path.is_relative() => Some(resolve(&folder.join(path))),
+                _ => Some(resolve(path)),
+            }
         } else if dir == INTERNAL_EVAL {
             None
         } else if dir.is_empty() {

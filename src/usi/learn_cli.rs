@@ -181,6 +181,18 @@ fn baseline_loss(samples: &[Sample], scores: &[i16], config: &TrainConfig) -> f6
     total / samples.len().max(1) as f64
 }
 
+/// The lowest loss any evaluation can have on `samples`: the targets' own entropy.
+fn target_entropy(samples: &[Sample], config: &TrainConfig) -> f64 {
+    let total: f64 = samples
+        .iter()
+        .map(|s| {
+            let t = f64::from(s.target(config.scale, config.lambda)).clamp(1e-7, 1.0 - 1e-7);
+            -(t * t.ln() + (1.0 - t) * (1.0 - t).ln())
+        })
+        .sum();
+    total / samples.len().max(1) as f64
+}
+
 /// `tokin learn`.
 pub fn learn(out: &mut dyn Write, args: &LearnArgs) -> Result<(), LearnError> {
     args.validate()?;
@@ -239,8 +251,9 @@ pub fn learn(out: &mut dyn Write, args: &LearnArgs) -> Result<(), LearnError> {
     if !held.is_empty() {
         writeln!(
             out,
-            "the hand-written evaluation's validation loss: {:.5}",
-            baseline_loss(&held, &held_baseline, &args.config)
+            "validation loss of the hand-written evaluation: {:.5}; of a perfect one (the targets' entropy): {:.5}",
+            baseline_loss(&held, &held_baseline, &args.config),
+            target_entropy(&held, &args.config)
         )?;
     }
     if trainer.epoch == 0 && !held.is_empty() {
