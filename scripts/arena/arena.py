@@ -108,7 +108,7 @@ def opening_lines():
 
 def engine_yaml(template, name, path, options=()):
     """The engine file `template` (engines/*.yaml) with its name and binary replaced and the USI
-    `options` ("Name=Value") added to its options block, e.g. EvalFile=/path/nn.bin to test a
+    `options` ("Name=Value") added to its options block, e.g. EvalDir=/path/to/folder (its nn.bin) to test a
     network against the build's built-in evaluation."""
     text = (HERE / "engines" / template).read_text()
     text = re.sub(r"(?m)^name: .*$", f"name: {name}", text)
@@ -529,7 +529,7 @@ def main():
     p.add_argument("--base-engine", help="a base binary instead of building --base")
     p.add_argument("--candidate", help="a candidate binary instead of building this tree")
     p.add_argument("--candidate-option", action="append", metavar="NAME=VALUE",
-                   help="a USI option of the candidate (repeatable), e.g. EvalFile=/data/nn.bin")
+                   help="a USI option of the candidate (repeatable), e.g. EvalDir=/data/net1 for the nn.bin there (ShogiArena rewrites an EvalFile path to a name inside EvalDir, as YaneuraOu reads it)")
     p.add_argument("--base-option", action="append", metavar="NAME=VALUE",
                    help="a USI option of the base (repeatable)")
     p.add_argument("--instances", help="ShogiArena instance file: play on those machines")
