@@ -2,7 +2,7 @@
 """The soak: Tokin plays itself one game at a time with the options users turn on, and every rule a
 GUI relies on is counted instead of assumed.
 
-Usage (run from the repository; the first run creates scripts/.venv with cshogi, like match.py):
+Usage (run from the repository; the first run creates scripts/.venv-soak with pinned cshogi):
 
     nice scripts/soak.py --games 1000                     # all four configurations, one after another
     nice scripts/soak.py --games 6 --config ponder-byoyomi --config ponder-fischer
@@ -68,16 +68,71 @@ CONFIGS = {
 }
 
 
+VENV = Path(__file__).resolve().parent / ".venv-soak"
+STANDARD_START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+
+
 def ensure_venv():
-    """Re-executes this script inside scripts/.venv (match.py's), creating it when missing."""
-    if Path(sys.prefix).resolve() == match.VENV.resolve():
+    """Re-executes this script inside scripts/.venv-soak, creating it (with pinned cshogi, the
+    referee) when missing."""
+    if Path(sys.prefix).resolve() == VENV.resolve():
         return
-    python = match.VENV / "bin" / "python"
+    python = VENV / "bin" / "python"
     if not python.exists():
-        print(f"creating {match.VENV} and installing {CSHOGI} ...", file=sys.stderr)
-        subprocess.check_call([sys.executable, "-m", "venv", str(match.VENV)])
+        print(f"creating {VENV} and installing {CSHOGI} ...", file=sys.stderr)
+        subprocess.check_call([sys.executable, "-m", "venv", str(VENV)])
         subprocess.check_call([str(python), "-m", "pip", "install", "-q", CSHOGI])
     os.execv(str(python), [str(python), str(Path(__file__).resolve())] + sys.argv[1:])
+
+
+class ShogiReferee:
+    """Standard shogi through cshogi (an independent rules implementation): legality, mate,
+    declarations, fourfold repetition and perpetual check."""
+
+    def __init__(self, sfen):
+        import cshogi
+
+        self.cshogi = cshogi
+        self.board = cshogi.Board(sfen)
+        self.counts = {}
+        self._count()
+
+    def _key(self):
+        return self.board.sfen().rsplit(" ", 1)[0]
+
+    def _count(self):
+        key = self._key()
+        self.counts[key] = self.counts.get(key, 0) + 1
+        return self.counts[key]
+
+    def turn(self):
+        return self.board.turn  # 0 Black, 1 White
+
+    def play(self, usi):
+        """Applies a move. Returns None while the game goes on, else (winner or None, reason)."""
+        mover = self.turn()
+        if usi == "win":
+            if self.board.is_nyugyoku():
+                return mover, "declaration"
+            return 1 - mover, "false declaration"
+        move = self.board.move_from_usi(usi)
+        if not move or not self.board.is_legal(move):
+            return 1 - mover, f"illegal move {usi}"
+        self.board.push(move)
+        if self.board.is_game_over():
+            return mover, "mate"
+        if self._count() >= 4:
+            rep = self.board.is_draw()
+            if rep == self.cshogi.REPETITION_WIN:  # side to move wins: the mover checked throughout
+                return 1 - mover, "perpetual check"
+            if rep == self.cshogi.REPETITION_LOSE:
+                return mover, "perpetual check"
+            return None, "repetition"
+        return None
+
+    def is_legal(self, usi):
+        move = self.board.move_from_usi(usi)
+        return bool(move) and self.board.is_legal(move)
 
 
 class EngineFailure(Exception):
@@ -267,8 +322,8 @@ def clock_words(config, clock, args):
 
 def play_game(args, config, players, black, opening, tally, number):
     """One game; players[black] has Black. Returns (winner colour or None, reason)."""
-    start_sfen = opening[0] or match.STANDARD_START
-    referee = match.ShogiReferee(start_sfen)
+    start_sfen = opening[0] or STANDARD_START
+    referee = ShogiReferee(start_sfen)
     moves = list(opening[1])
     for usi in moves:
         if referee.play(usi) is not None:
