@@ -10,7 +10,7 @@ use tokin::csa::config::{CsaArgs, Settings, PASSWORD_ENV};
 use tokin::gensfen::{GensfenConfig, MoveLimit, RandomMoves};
 use tokin::psv::OpenMode;
 use tokin::usi::cli::{self, AnalyseArgs, EvalArgs, MateArgs, MateInput};
-use tokin::usi::data_cli::{self, GensfenArgs, SfenInfoArgs};
+use tokin::usi::data_cli::{self, GensfenArgs, SfenInfoArgs, ShuffleArgs};
 use tokin::usi::learn_cli;
 
 #[derive(Parser)]
@@ -156,6 +156,33 @@ enum Tool {
         /// Width of a game-ply bucket.
         #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
         ply_bucket: u32,
+        /// Describe this many bad records one by one (the rest are counted).
+        #[arg(long, default_value_t = 10)]
+        show_errors: usize,
+    },
+    /// Shuffle PackedSfenValue files into one file in random order, optionally holding out a
+    /// validation file (by blocks of 256 consecutive records, so one game's positions stay on one
+    /// side): for trainers that read records in file order, such as nnue-pytorch. Holds every
+    /// record in memory (40 bytes each); bad records are dropped and counted.
+    Shuffle {
+        /// Record files (read in order, as one stream).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The shuffled training records.
+        #[arg(long)]
+        output: PathBuf,
+        /// The shuffled held-out records.
+        #[arg(long)]
+        validation_output: Option<PathBuf>,
+        /// Fraction of the records held out, in [0, 0.9).
+        #[arg(long, default_value_t = 0.0)]
+        validation: f64,
+        /// Seed of the split and the shuffle: the same files and seed give the same output.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Replace output files that exist.
+        #[arg(long)]
+        overwrite: bool,
         /// Describe this many bad records one by one (the rest are counted).
         #[arg(long, default_value_t = 10)]
         show_errors: usize,
@@ -523,6 +550,31 @@ fn main() -> ExitCode {
                 score_bucket,
                 score_clamp,
                 ply_bucket,
+                show_errors,
+            },
+        )
+        .map_err(|e| e.to_string()),
+        Some(Tool::Shuffle {
+            files,
+            output,
+            validation_output,
+            validation,
+            seed,
+            overwrite,
+            show_errors,
+        }) => data_cli::shuffle(
+            &mut stdout,
+            &ShuffleArgs {
+                files,
+                output,
+                validation_output,
+                validation,
+                seed,
+                mode: if overwrite {
+                    OpenMode::Overwrite
+                } else {
+                    OpenMode::CreateNew
+                },
                 show_errors,
             },
         )

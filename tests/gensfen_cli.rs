@@ -1,5 +1,5 @@
 //! `tokin gensfen` and `tokin sfeninfo` through the real binary: determinism, resuming, refusing
-//! to overwrite, bad options and unwritable outputs, and the data checker.
+//! to overwrite, bad options and unwritable outputs, the data checker and the shuffler.
 
 mod common;
 #[path = "common/nnue.rs"]
@@ -247,5 +247,128 @@ fn a_network_file_plays_the_games() {
     );
     for p in [net, with_net, without] {
         std::fs::remove_file(p).ok();
+    }
+}
+
+#[test]
+fn shuffle_keeps_every_good_record_splits_and_refuses_what_it_should() {
+    let (data, train, val) = (
+        temp("shuffle-in.bin"),
+        temp("shuffle-train.bin"),
+        temp("shuffle-val.bin"),
+    );
+    let out = gensfen(&data, 600, 3, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut bytes = std::fs::read(&data).unwrap();
+    bytes[5 * RECORD_BYTES + 38] = 9; // record 5's result: a bad record, dropped
+    std::fs::write(&data, &bytes).unwrap();
+    let input: Vec<&[u8]> = bytes.chunks(RECORD_BYTES).collect();
+    let p = |path: &PathBuf| path.to_str().expect("utf-8 temp path").to_owned();
+    let args = [
+        "shuffle".to_owned(),
+        p(&data),
+        "--output".into(),
+        p(&train),
+        "--validation-output".into(),
+        p(&val),
+        "--validation".into(),
+        "0.3".into(),
+        "--seed".into(),
+        "9".into(),
+    ];
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = tokin(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = stdout_lines(&out);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("bad record (dropped): ")),
+        "{lines:?}"
+    );
+    let (t, v) = (std::fs::read(&train).unwrap(), std::fs::read(&val).unwrap());
+    assert_eq!(t.len() + v.len(), 599 * RECORD_BYTES);
+    // Every output record is an input record, each good one once, and not in the input's order.
+    let mut outputs: Vec<&[u8]> = t
+        .chunks(RECORD_BYTES)
+        .chain(v.chunks(RECORD_BYTES))
+        .collect();
+    let mut expected: Vec<&[u8]> = input
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != 5)
+        .map(|(_, r)| *r)
+        .collect();
+    assert_ne!(
+        t.chunks(RECORD_BYTES).collect::<Vec<_>>(),
+        expected[..t.len() / RECORD_BYTES]
+    );
+    outputs.sort_unstable();
+    expected.sort_unstable();
+    assert_eq!(outputs, expected);
+    assert!(
+        !v.is_empty(),
+        "a validation part of 0.3 over three blocks came out empty"
+    );
+
+    // The same seed gives the same files.
+    let (train2, val2) = (temp("shuffle-train2.bin"), temp("shuffle-val2.bin"));
+    let mut again: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    again[3] = p(&train2);
+    again[5] = p(&val2);
+    let again: Vec<&str> = again.iter().map(String::as_str).collect();
+    assert!(tokin(&again).status.success());
+    assert_eq!(std::fs::read(&train2).unwrap(), t);
+    assert_eq!(std::fs::read(&val2).unwrap(), v);
+
+    // Refusals, each with nothing written: an existing output, an input as output, a split
+    // without its file.
+    let out = tokin(&args);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("already exists"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--overwrite"), "{}", stderr(&out));
+    let fresh = temp("shuffle-fresh.bin");
+    for bad in [
+        vec!["shuffle", &p(&data), "--output", &p(&data), "--overwrite"],
+        vec![
+            "shuffle",
+            &p(&data),
+            "--output",
+            &p(&fresh),
+            "--validation",
+            "0.1",
+        ],
+        vec![
+            "shuffle",
+            &p(&data),
+            "--output",
+            &p(&fresh),
+            "--validation-output",
+            &p(&val2),
+            "--overwrite",
+        ],
+        vec![
+            "shuffle",
+            &p(&data),
+            "--output",
+            &p(&fresh),
+            "--validation",
+            "0.95",
+            "--validation-output",
+            &p(&val2),
+        ],
+    ]
+    .iter()
+    .map(|v| v.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    {
+        let bad: Vec<&str> = bad.iter().map(String::as_str).collect();
+        let out = tokin(&bad);
+        assert!(!out.status.success(), "{bad:?} succeeded");
+        assert!(!stderr(&out).is_empty(), "{bad:?}: no message");
+        assert!(!fresh.exists(), "{bad:?} wrote {}", fresh.display());
+    }
+    assert_eq!(std::fs::read(&data).unwrap(), bytes, "an input was changed");
+    for path in [data, train, val, train2, val2] {
+        std::fs::remove_file(path).ok();
     }
 }

@@ -171,18 +171,28 @@ impl PsvReader {
     }
 }
 
+impl PsvReader {
+    /// The next record, checked: its bytes as read (padding included) and their decoding.
+    pub fn next_checked(&mut self) -> Option<Result<(PackedRecord, TrainingRecord), ReadError>> {
+        Some(match self.next_raw()? {
+            Ok((raw, at)) => match TrainingRecord::decode(&raw) {
+                Ok(record) => Ok((raw, record)),
+                Err(source) => {
+                    self.counts.count_fault(source.kind());
+                    Err(ReadError::BadRecord { at, source })
+                }
+            },
+            Err(e) => Err(e),
+        })
+    }
+}
+
 impl Iterator for PsvReader {
     type Item = Result<TrainingRecord, ReadError>;
 
     /// The next record, decoded and checked.
     fn next(&mut self) -> Option<Self::Item> {
-        Some(match self.next_raw()? {
-            Ok((raw, at)) => TrainingRecord::decode(&raw).map_err(|source| {
-                self.counts.count_fault(source.kind());
-                ReadError::BadRecord { at, source }
-            }),
-            Err(e) => Err(e),
-        })
+        Some(self.next_checked()?.map(|(_, record)| record))
     }
 }
 

@@ -1,12 +1,16 @@
-//! The training-data tools: `tokin gensfen` (self-play into `PackedSfenValue` files) and
-//! `tokin sfeninfo` (what a set of such files holds). The work is in `crate::gensfen` and
+//! The training-data tools: `tokin gensfen` (self-play into `PackedSfenValue` files),
+//! `tokin sfeninfo` (what a set of such files holds) and `tokin shuffle` (files in random order,
+//! with a held-out part, for trainers that read in order). The work is in `crate::gensfen` and
 //! `crate::psv`; this module turns options into a run, draws the progress line on stderr and
 //! writes the summaries.
 
 use crate::core::Variant;
 use crate::gensfen::openings::{self, OpeningsError};
 use crate::gensfen::{self, GensfenConfig, GensfenError, GensfenReport, Progress};
-use crate::psv::{DataSummary, OpenMode, PsvReader, PsvWriter, ReadError, WriteError};
+use crate::psv::shuffle::{split_and_shuffle, SPLIT_BLOCK};
+use crate::psv::{
+    DataSummary, OpenMode, PackedRecord, PsvReader, PsvWriter, ReadError, WriteError, RECORD_BYTES,
+};
 use crate::usi::cli::{CliError, EvalArgs};
 use crate::usi::progress;
 use std::io::{self, Write};
@@ -26,6 +30,10 @@ pub enum DataCliError {
     Read(#[from] ReadError),
     #[error("{files} of the files could not be read")]
     Unreadable { files: usize },
+    #[error("{0}")]
+    Options(String),
+    #[error("{0}{hint}", hint = if matches!(.0, WriteError::Exists { .. }) { " (--overwrite replaces it)" } else { "" })]
+    Write(WriteError),
     #[error("output: {0}")]
     Io(#[from] io::Error),
 }
@@ -298,4 +306,143 @@ fn write_summary(out: &mut dyn Write, s: &DataSummary) -> io::Result<()> {
 /// An ASCII bar, 50 characters for the whole.
 fn bar(part: u64, whole: u64) -> String {
     "#".repeat((50 * part / whole.max(1)) as usize)
+}
+
+/// What `tokin shuffle` was asked for.
+#[derive(Clone, Debug)]
+pub struct ShuffleArgs {
+    pub files: Vec<PathBuf>,
+    pub output: PathBuf,
+    /// Where the held-out part goes; required when `validation` > 0.
+    pub validation_output: Option<PathBuf>,
+    /// Fraction held out, by blocks of consecutive records.
+    pub validation: f64,
+    pub seed: u64,
+    /// `CreateNew`, or `Overwrite` when told.
+    pub mode: OpenMode,
+    /// Bad records to describe one by one (the rest are counted).
+    pub show_errors: usize,
+}
+
+impl ShuffleArgs {
+    fn validate(&self) -> Result<(), DataCliError> {
+        let bad = |text: String| Err(DataCliError::Options(text));
+        if !(0.0..0.9).contains(&self.validation) {
+            return bad(format!(
+                "--validation {} is not in [0, 0.9)",
+                self.validation
+            ));
+        }
+        match (&self.validation_output, self.validation > 0.0) {
+            (None, true) => return bad("--validation needs --validation-output".into()),
+            (Some(_), false) => return bad("--validation-output needs --validation".into()),
+            _ => {}
+        }
+        // Reading everything first makes writing over an input possible, but a failed write
+        // would then lose the data: refuse it.
+        let outputs = std::iter::once(&self.output).chain(&self.validation_output);
+        for out in outputs {
+            let same = |p: &PathBuf| match (p.canonicalize(), out.canonicalize()) {
+                (Ok(a), Ok(b)) => a == b,
+                _ => p == out,
+            };
+            if self.files.iter().any(same) {
+                return bad(format!("{} is also an input", out.display()));
+            }
+        }
+        if self.validation_output.as_ref() == Some(&self.output) {
+            return bad("--output and --validation-output are the same file".into());
+        }
+        // Refused before the reading, not after it (and not after one output is written).
+        if self.mode == OpenMode::CreateNew {
+            let outputs = std::iter::once(&self.output).chain(&self.validation_output);
+            for path in outputs {
+                if let Ok(m) = std::fs::metadata(path) {
+                    return Err(DataCliError::Write(WriteError::Exists {
+                        path: path.clone(),
+                        bytes: m.len(),
+                    }));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `tokin shuffle`: reads every good record of the files into memory (40 bytes each), holds out
+/// the validation part, shuffles both parts and writes them. Bad records are dropped and
+/// counted; an unreadable file stops the run before anything is written.
+pub fn shuffle(out: &mut dyn Write, args: &ShuffleArgs) -> Result<(), DataCliError> {
+    args.validate()?;
+    let total_bytes: u64 = args
+        .files
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum();
+    let mut line = progress::ProgressLine::new(
+        "shuffle",
+        "records read",
+        total_bytes / RECORD_BYTES as u64,
+        0,
+    );
+    let mut reader = PsvReader::new(&args.files);
+    let mut records: Vec<PackedRecord> =
+        Vec::with_capacity((total_bytes / RECORD_BYTES as u64) as usize);
+    let mut shown = 0;
+    while let Some(item) = reader.next_checked() {
+        match item {
+            Ok((raw, _)) => records.push(raw),
+            Err(e @ ReadError::BadRecord { .. }) => {
+                if shown < args.show_errors {
+                    writeln!(out, "bad record (dropped): {e}")?;
+                    shown += 1;
+                }
+            }
+            Err(e) => writeln!(out, "error: {e}")?,
+        }
+        if reader.counts().records.is_multiple_of(1 << 20) {
+            let bad = reader.counts().bad();
+            line.update(reader.counts().records, format!("{bad} bad"));
+        }
+    }
+    line.finish();
+    let c = reader.counts().clone();
+    if c.unreadable_files > 0 {
+        return Err(DataCliError::Unreadable {
+            files: c.unreadable_files,
+        });
+    }
+    let read = records.len();
+    let (train, held) = split_and_shuffle(records, args.validation, args.seed);
+    let kept = write_records(&args.output, args.mode, &train)?;
+    let held_note = match &args.validation_output {
+        Some(path) => {
+            let n = write_records(path, args.mode, &held)?;
+            format!(
+                " and {n} to {} (validation, by blocks of {SPLIT_BLOCK} consecutive records)",
+                path.display()
+            )
+        }
+        None => String::new(),
+    };
+    writeln!(
+        out,
+        "read {} records from {} files ({} bad, dropped; {} ending in a partial record); wrote {kept} to {}{held_note}, shuffled with seed {}",
+        c.records, c.files, c.bad(), c.truncated_files, args.output.display(), args.seed
+    )?;
+    debug_assert_eq!(read, train.len() + held.len());
+    Ok(())
+}
+
+fn write_records(
+    path: &Path,
+    mode: OpenMode,
+    records: &[PackedRecord],
+) -> Result<u64, DataCliError> {
+    let mut writer = PsvWriter::open(path, mode).map_err(DataCliError::Write)?;
+    for chunk in records.chunks(1 << 16) {
+        writer.write(chunk).map_err(DataCliError::Write)?;
+    }
+    writer.finish().map_err(DataCliError::Write)
 }

@@ -7,8 +7,8 @@ use crate::eval::nnue::{self, Architecture, RawNetwork};
 use crate::eval::{Evaluator, HandWritten};
 use crate::learn::sample::sigmoid;
 use crate::learn::{Progress, Sample, TrainConfig, TrainError, Trainer};
+use crate::psv::shuffle::{BlockSplit, SPLIT_BLOCK};
 use crate::psv::PsvReader;
-use crate::rng::Rng;
 use crate::usi::progress::{format_duration, ProgressLine};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -46,10 +46,6 @@ pub struct LearnArgs {
     pub resume: bool,
     pub config: TrainConfig,
 }
-
-/// Consecutive records go to the same side of the split: gensfen writes a game's positions
-/// together, and positions of one game on both sides would flatter the validation loss.
-const SPLIT_BLOCK: usize = 256;
 
 impl LearnArgs {
     fn validate(&self) -> Result<(), LearnError> {
@@ -149,14 +145,13 @@ pub fn split(
     fraction: f64,
     seed: u64,
 ) -> (Vec<Sample>, Vec<Sample>, Vec<i16>) {
-    let mut rng = Rng::new(seed ^ 0x5EED_0F5B_1700);
+    let mut split = BlockSplit::new(fraction, seed);
     let (mut train, mut held, mut held_baseline) = (Vec::new(), Vec::new(), Vec::new());
     for (block, scores) in samples
         .chunks(SPLIT_BLOCK)
         .zip(baseline.chunks(SPLIT_BLOCK))
     {
-        let draw = (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
-        if draw < fraction {
+        if split.held_out() {
             held.extend_from_slice(block);
             held_baseline.extend_from_slice(scores);
         } else {
