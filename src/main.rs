@@ -294,9 +294,13 @@ struct LearnCli {
     /// Score units per unit of the win probability's logit: p = sigmoid(score / scale).
     #[arg(long, default_value_t = 600.0)]
     scale: f32,
-    /// Fraction of the data held out for validation.
-    #[arg(long, default_value_t = 0.05)]
-    validation: f64,
+    /// Fraction of the data held out for validation [default: 0.05, or 0 with --validation-data].
+    #[arg(long, conflicts_with = "validation_data")]
+    validation: Option<f64>,
+    /// Validate on the records of this file (repeatable) instead of a part of the data, e.g. the
+    /// --validation-output of `tokin shuffle`: runs on different data then share one yardstick.
+    #[arg(long)]
+    validation_data: Vec<PathBuf>,
     /// Use at most this many samples (0: all).
     #[arg(long, default_value_t = 0)]
     max_samples: usize,
@@ -326,7 +330,14 @@ impl LearnCli {
             output: self.output,
             architecture: self.arch,
             epochs: self.epochs,
-            validation: self.validation,
+            validation: self
+                .validation
+                .unwrap_or(if self.validation_data.is_empty() {
+                    0.05
+                } else {
+                    0.0
+                }),
+            validation_data: self.validation_data,
             max_samples: self.max_samples,
             checkpoint: self.checkpoint,
             resume: self.resume,

@@ -1,6 +1,6 @@
 //! `tokin learn` through the real binary: data from `tokin gensfen` trains a network the engine
 //! then loads and plays with; a killed run resumes from its checkpoint; bad options and data are
-//! refused with a reason.
+//! refused with a reason; a validation file from `tokin shuffle` is the held-out part.
 
 mod common;
 
@@ -123,5 +123,64 @@ fn bad_options_and_data_are_refused() {
         assert!(!out.status.success(), "{flags:?}");
         assert!(text(&out).contains(says), "{flags:?}: {}", text(&out));
     }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_separate_validation_file_is_the_held_out_part() {
+    let d = dir("validation-file");
+    let data = data(&d);
+    let (train, val) = (d.join("train.bin"), d.join("val.bin"));
+    let out = tokin(&[
+        "shuffle",
+        data.to_str().unwrap(),
+        "--output",
+        train.to_str().unwrap(),
+        "--validation",
+        "0.5",
+        "--validation-output",
+        val.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let records = |p: &Path| std::fs::metadata(p).unwrap().len() / 40;
+    let (n_train, n_val) = (records(&train), records(&val));
+    assert!(n_train > 0 && n_val > 0, "{n_train} and {n_val}");
+    let net = d.join("nn.bin");
+    let val_arg = val.to_str().unwrap();
+    let out = learn(
+        &train,
+        &net,
+        &["--epochs", "1", "--validation-data", val_arg],
+    );
+    let report = text(&out);
+    assert!(out.status.success(), "{report}");
+    assert!(
+        report.contains(&format!("{n_train} for training, {n_val} held out")),
+        "{report}"
+    );
+    assert!(
+        report.contains("validation loss of the hand-written evaluation"),
+        "{report}"
+    );
+    // Both kinds of validation at once, or an empty validation file: refused.
+    let out = learn(
+        &train,
+        &net,
+        &["--validation", "0.1", "--validation-data", val_arg],
+    );
+    assert!(!out.status.success(), "{}", text(&out));
+    let empty = d.join("empty.bin");
+    std::fs::write(&empty, []).unwrap();
+    let out = learn(
+        &train,
+        &net,
+        &["--validation-data", empty.to_str().unwrap()],
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("no samples in the validation data"),
+        "{}",
+        text(&out)
+    );
     let _ = std::fs::remove_dir_all(&d);
 }

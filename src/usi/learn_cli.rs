@@ -22,6 +22,8 @@ pub enum LearnError {
     Options(String),
     #[error("no training samples in the data ({0})")]
     NoData(String),
+    #[error("no samples in the validation data ({0})")]
+    NoValidationData(String),
     #[error("{path}: {source}")]
     Write { path: String, source: io::Error },
     #[error("output: {0}")]
@@ -38,6 +40,8 @@ pub struct LearnArgs {
     /// Fraction of the data held out for validation (by blocks of consecutive records, so that a
     /// game's positions stay on one side).
     pub validation: f64,
+    /// Validation records from these files instead (then `validation` is 0).
+    pub validation_data: Vec<PathBuf>,
     /// Use at most this many samples (0: all).
     pub max_samples: usize,
     /// The checkpoint file (default: the output with `.ckpt` appended).
@@ -76,6 +80,9 @@ impl LearnArgs {
                 "--validation {} is not in [0, 0.9)",
                 self.validation
             ));
+        }
+        if !self.validation_data.is_empty() && self.validation > 0.0 {
+            return bad("--validation and --validation-data exclude each other".into());
         }
         Ok(())
     }
@@ -199,7 +206,17 @@ pub fn learn(out: &mut dyn Write, args: &LearnArgs) -> Result<(), LearnError> {
         "{read_line} in {:.1} s",
         started.elapsed().as_secs_f64()
     )?;
-    let (train, held, held_baseline) = split(samples, &baseline, args.validation, args.config.seed);
+    let (train, held, held_baseline) = if args.validation_data.is_empty() {
+        split(samples, &baseline, args.validation, args.config.seed)
+    } else {
+        let (held, held_baseline, held_line) =
+            read_samples(&args.validation_data, 0).map_err(|e| match e {
+                LearnError::NoData(line) => LearnError::NoValidationData(line),
+                e => e,
+            })?;
+        writeln!(out, "validation: {held_line}")?;
+        (samples, held, held_baseline)
+    };
     writeln!(
         out,
         "{} for training, {} held out; {}, batch {}, lr {}, decay {} an epoch, lambda {}, scale {}, {} thread(s), seed {}",
