@@ -26,6 +26,12 @@ pub(crate) fn probe_budget_ms(move_time_ms: Option<u64>) -> Option<u64> {
     (ms >= MIN_PROBE_MS).then_some(ms)
 }
 
+/// Whether a probe started by a ponder search (budget `MAX_PROBE_MS`) may run on after a
+/// `ponderhit` whose move has `move_time_ms`: only when that move's own budget is as large.
+pub(crate) fn budget_survives_ponderhit(move_time_ms: Option<u64>) -> bool {
+    probe_budget_ms(move_time_ms) == probe_budget_ms(None)
+}
+
 /// A cheap look at whether a mating attack is plausible: the side to move has checks among `root`
 /// (the legal moves), and either its pieces already bear on two squares next to the enemy king or
 /// it holds pieces with several checks to choose from (most mates in shogi are built with drops).
@@ -68,6 +74,17 @@ pub(crate) fn probe(pos: &Position, budget_ms: u64, stop: &AtomicBool) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_ponderhit_at_a_short_clock_ends_the_probe() {
+        // Byoyomi 100 (hard limit 50 ms), 1 s, 3.9 s: the ponder budget (500 ms) is too long.
+        for ms in [50, 1000, 3999] {
+            assert!(!budget_survives_ponderhit(Some(ms)), "{ms} ms");
+        }
+        // From 4 s a move, an eighth of it is the full budget; no clock at all keeps it too.
+        assert!(budget_survives_ponderhit(Some(4000)));
+        assert!(budget_survives_ponderhit(None));
+    }
 
     #[test]
     fn budget_scales_with_the_move_time() {

@@ -349,6 +349,7 @@ impl Pool {
                 .collect(),
             clock: Mutex::new((time, 0)),
             pondering: AtomicBool::new(limits.ponder),
+            probe_stop: AtomicBool::new(false),
             sink: Arc::clone(&sink),
             last_report: AtomicU64::new(0),
         });
@@ -390,6 +391,7 @@ impl Pool {
         if let Some(c) = &self.control {
             if c.searching.load(Ordering::Relaxed) {
                 c.shared.stop.store(true, Ordering::Relaxed);
+                c.shared.probe_stop.store(true, Ordering::Relaxed);
                 c.release();
             }
         }
@@ -411,6 +413,12 @@ impl Pool {
         *c.shared.clock.lock().unwrap_or_else(|e| e.into_inner()) = (time, now);
         let hard = time.hard.map_or(u64::MAX, |h| now + h);
         c.shared.hard_deadline.store(hard, Ordering::Relaxed);
+        // A mate probe still running had the ponder search's budget; at a short clock that is
+        // longer than the whole move (the soak lost on time so: a probe of 100 ms after a
+        // ponderhit at byoyomi 100).
+        if !mate_probe::budget_survives_ponderhit(time.hard) {
+            c.shared.probe_stop.store(true, Ordering::Relaxed);
+        }
         c.shared.pondering.store(false, Ordering::Relaxed);
         if limits.infinite {
             return;
@@ -423,6 +431,7 @@ impl Pool {
         if let Some(c) = &self.control {
             c.aborted.store(true, Ordering::Relaxed);
             c.shared.stop.store(true, Ordering::Relaxed);
+            c.shared.probe_stop.store(true, Ordering::Relaxed);
             c.release();
         }
     }
@@ -737,7 +746,7 @@ fn root_mate(
         return None;
     }
     let started = shared.elapsed_ms();
-    let line = mate_probe::probe(pos, budget, &shared.stop)?;
+    let line = mate_probe::probe(pos, budget, &shared.probe_stop)?;
     if !root.contains(&line[0]) {
         return None;
     }

@@ -88,6 +88,9 @@ pub(crate) struct Shared {
     /// `ponderhit`.
     pub clock: Mutex<(TimeLimits, u64)>,
     pub pondering: AtomicBool,
+    /// Ends the root mate probe: raised with `stop`, and by a `ponderhit` whose clock leaves the
+    /// probe less than the ponder search gave it (the probe watches no deadline of its own).
+    pub probe_stop: AtomicBool,
     /// Where thread 0 sends periodic `Progress` events.
     pub sink: super::pool::EventSink,
     /// When the last `Progress` (or `Info`) went out, ms since `epoch`.
