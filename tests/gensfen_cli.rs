@@ -328,41 +328,27 @@ fn shuffle_keeps_every_good_record_splits_and_refuses_what_it_should() {
     assert!(stderr(&out).contains("already exists"), "{}", stderr(&out));
     assert!(stderr(&out).contains("--overwrite"), "{}", stderr(&out));
     let fresh = temp("shuffle-fresh.bin");
+    let (data_s, fresh_s, val2_s) = (p(&data), p(&fresh), p(&val2));
     for bad in [
-        vec!["shuffle", &p(&data), "--output", &p(&data), "--overwrite"],
-        vec![
-            "shuffle",
-            &p(&data),
+        &["--output", &data_s, "--overwrite"][..],
+        &["--output", &fresh_s, "--validation", "0.1"],
+        &[
             "--output",
-            &p(&fresh),
-            "--validation",
-            "0.1",
-        ],
-        vec![
-            "shuffle",
-            &p(&data),
-            "--output",
-            &p(&fresh),
+            &fresh_s,
             "--validation-output",
-            &p(&val2),
+            &val2_s,
             "--overwrite",
         ],
-        vec![
-            "shuffle",
-            &p(&data),
+        &[
             "--output",
-            &p(&fresh),
+            &fresh_s,
             "--validation",
             "0.95",
             "--validation-output",
-            &p(&val2),
+            &val2_s,
         ],
-    ]
-    .iter()
-    .map(|v| v.iter().map(|s| s.to_string()).collect::<Vec<_>>())
-    {
-        let bad: Vec<&str> = bad.iter().map(String::as_str).collect();
-        let out = tokin(&bad);
+    ] {
+        let out = tokin(&[&["shuffle", &data_s][..], bad].concat());
         assert!(!out.status.success(), "{bad:?} succeeded");
         assert!(!stderr(&out).is_empty(), "{bad:?}: no message");
         assert!(!fresh.exists(), "{bad:?} wrote {}", fresh.display());
