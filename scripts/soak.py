@@ -25,6 +25,10 @@ Counted per configuration:
     allows (main time left + byoyomi, or + increment) by more than --time-margin ms (default 0: any
     late move loses the game, as on a strict GUI); each is printed with the engine's own last reported
     time, and every engine's move closest to its limit is reported;
+  - the host's share of each late move: the steal time (/proc/stat) of the busiest virtual CPU
+    during the move, the time the hypervisor ran something else on it. A loss whose overrun the
+    steal covers is the host's ("host" in the table: no engine can answer while it is not run);
+    the others are the engine's. Both end the game and both make the exit status 1;
   - illegal moves (the game is lost) and illegal ponder moves (the GUI would not ponder on them);
   - answers: exactly one `bestmove` per `go` and per `go ponder`: a `bestmove` that arrives when
     none is owed (before a `stop`/`ponderhit`, or a second one) counts as extra, a `go` left
@@ -69,6 +73,8 @@ CONFIGS = {
 
 
 VENV = Path(__file__).resolve().parent / ".venv-soak"
+# A move with this much steal time is counted as one the host interfered with.
+STEALTHY_MS = 50
 STANDARD_START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 
 
@@ -275,6 +281,34 @@ class Player:
             self.proc.wait()
 
 
+class StealClock:
+    """The hypervisor's steal time per virtual CPU (Linux /proc/stat, field 8 of each cpuN line):
+    how long the host kept that CPU from the guest. On a shared VM it comes in slices of up to
+    ~100 ms, the whole budget of a byoyomi-100 move."""
+
+    def __init__(self):
+        self.ms_per_tick = 1000 / os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 10
+        self.available = self.snapshot() is not None
+
+    def snapshot(self):
+        try:
+            with open("/proc/stat") as f:
+                return [int(line.split()[8]) for line in f
+                        if line.startswith("cpu") and line[3].isdigit()]
+        except (OSError, IndexError, ValueError):
+            return None
+
+    def stolen_ms(self, before):
+        """The largest steal on one CPU since `before` (ms), or None where not measurable."""
+        after = self.snapshot()
+        if before is None or after is None or len(before) != len(after):
+            return None
+        return max((a - b for a, b in zip(after, before)), default=0) * self.ms_per_tick
+
+
+STEAL = StealClock()
+
+
 class Tally:
     def __init__(self, name):
         self.name = name
@@ -282,11 +316,14 @@ class Tally:
         self.wins = [0, 0]  # by colour
         self.draws = 0
         self.time_losses = []
+        self.host_time_losses = []  # late moves whose overrun the host's steal time covers
+        self.steal_max = 0.0  # the most steal time in one move, ms
+        self.steal_moves = 0  # moves with at least STEALTHY_MS of steal
         self.illegal = self.illegal_ponder = 0
         self.exits = []
         self.gos = self.answers = self.extra = self.missing = 0
         self.ponderhits = self.pondermisses = 0
-        self.closest = {}  # engine slot -> (spare ms, used, allowed, reported)
+        self.closest = {}  # engine slot -> (spare ms, used, allowed, reported, steal ms)
         self.rss = {0: [], 1: []}  # slot -> [(seconds, kB)]
         self.started = time.monotonic()
         self.finished = None
@@ -301,7 +338,7 @@ class Tally:
             p.gos = p.answers = p.extra = 0
 
     def failed(self):
-        return bool(self.time_losses or self.illegal or self.illegal_ponder or self.exits
+        return bool(self.time_losses or self.host_time_losses or self.illegal or self.illegal_ponder or self.exits
                     or self.extra or self.missing)
 
 
@@ -358,6 +395,7 @@ def play_game(args, config, players, black, opening, tally, number):
         # on the wrong move (the wait for its discarded answer counts, as it does on a GUI).
         started = None
         ponderhit = False
+        steal_before = STEAL.snapshot()
         if pondering[side] is not None:
             if moves[-1] == pondering[side]:
                 started = engine.signal("ponderhit")
@@ -375,18 +413,27 @@ def play_game(args, config, players, black, opening, tally, number):
             started = started or sent
         arrived, best, ponder, score, reported = engine.answer(timeout)
         used = (arrived - started) * 1000
+        stolen = STEAL.stolen_ms(steal_before)
+        if stolen is not None:
+            tally.steal_max = max(tally.steal_max, stolen)
+            tally.steal_moves += stolen >= STEALTHY_MS
         tally.moves += 1
         tally.last_plies += 1
         slot = players.index(engine)
         spare = allowed - used
         if slot not in tally.closest or spare < tally.closest[slot][0]:
-            tally.closest[slot] = (spare, used, allowed, reported)
-        if spare + args.time_margin < 0:
-            tally.time_losses.append(
+            tally.closest[slot] = (spare, used, allowed, reported, stolen)
+        overrun = -(spare + args.time_margin)
+        if overrun > 0:
+            host = stolen is not None and stolen >= overrun
+            steal_text = "not measurable" if stolen is None else f"{stolen:.0f} ms"
+            text = (
                 f"{tally.name} game {number} ply {len(moves) + 1} ({engine.name}): {used:.0f} ms of "
-                f"{allowed:.0f} allowed, the engine's own last reported time {reported}"
+                f"{allowed:.0f} allowed, the engine's own last reported time {reported}, host steal "
+                f"{steal_text}" + (" (the host's: it covers the overrun)" if host else "")
             )
-            print(f"  time loss: {tally.time_losses[-1]}", flush=True)
+            (tally.host_time_losses if host else tally.time_losses).append(text)
+            print(f"  time loss: {text}", flush=True)
             end_pondering()
             return 1 - side, "time"
         clock[side] = max(0.0, clock[side] + args.inc - used if fischer else clock[side] - used)
@@ -496,7 +543,8 @@ def play_games(args, name, config, box, start_players, tally, openings):
         rss = "/".join(f"{s[-1][1] // 1024}" for s in tally.rss.values() if s) or "-"
         print(
             f"{name} game {number}/{args.games} {reason} ({tally.last_plies} plies): {rate:.3f} games/s, "
-            f"ETA {eta / 60:.0f} min | time losses {len(tally.time_losses)}, illegal "
+            f"ETA {eta / 60:.0f} min | time losses {len(tally.time_losses)} (+{len(tally.host_time_losses)} "
+            f"host), illegal "
             f"{tally.illegal}+{tally.illegal_ponder}, answers {tally.answers}/{tally.gos} "
             f"(extra {tally.extra}, missing {tally.missing}), exits {len(tally.exits)} | "
             f"RSS {rss} MB",
@@ -513,19 +561,23 @@ def rss_summary(samples):
 
 
 def print_summary(tallies):
-    head = ["config", "games", "moves", "plies/game", "B/W/D", "time losses", "closest (ms spare)", "illegal",
+    head = ["config", "games", "moves", "plies/game", "B/W/D", "time losses", "host time losses",
+            "closest (ms spare)", f"host steal (max ms, moves >= {STEALTHY_MS})", "illegal",
             "answers/go", "extra", "missing", "exits", "ponder hit/miss",
             "RSS MB engine 1 (first/mid/last)", "RSS MB engine 2", "minutes"]
     rows = []
     for t in tallies:
         closest = ", ".join(
-            f"{c[0]:+.0f} ({c[1]:.0f} of {c[2]:.0f}, engine {c[3]})"
+            f"{c[0]:+.0f} ({c[1]:.0f} of {c[2]:.0f}, engine {c[3]}"
+            + ("" if c[4] is None else f", steal {c[4]:.0f}") + ")"
             for _, c in sorted(t.closest.items())
         )
         rows.append([
             t.name, str(t.games), str(t.moves), f"{t.moves / max(1, t.games):.0f}",
             f"{t.wins[0]}/{t.wins[1]}/{t.draws}",
-            str(len(t.time_losses)), closest or "-", f"{t.illegal}+{t.illegal_ponder}",
+            str(len(t.time_losses)), str(len(t.host_time_losses)), closest or "-",
+            f"{t.steal_max:.0f}, {t.steal_moves}" if STEAL.available else "-",
+            f"{t.illegal}+{t.illegal_ponder}",
             f"{t.answers}/{t.gos}", str(t.extra), str(t.missing), str(len(t.exits)),
             f"{t.ponderhits}/{t.pondermisses}", rss_summary(t.rss[0]), rss_summary(t.rss[1]),
             f"{((t.finished or time.monotonic()) - t.started) / 60:.1f}",
@@ -535,7 +587,7 @@ def print_summary(tallies):
     for r in [head] + rows:
         print("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |")
     for t in tallies:
-        for line in t.time_losses:
+        for line in t.time_losses + t.host_time_losses:
             print(f"time loss: {line}")
         for line in t.exits:
             print(f"engine exit: {t.name} {line}")
