@@ -7,10 +7,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use tokin::core::Variant;
 use tokin::csa::config::{CsaArgs, Settings, PASSWORD_ENV};
+use tokin::gensfen::game::SearchSettings;
+use tokin::gensfen::relabel::RelabelConfig;
 use tokin::gensfen::{GensfenConfig, MoveLimit, RandomMoves};
 use tokin::psv::OpenMode;
 use tokin::usi::cli::{self, AnalyseArgs, EvalArgs, MateArgs, MateInput};
-use tokin::usi::data_cli::{self, GensfenArgs, SfenInfoArgs, ShuffleArgs};
+use tokin::usi::data_cli::{self, GensfenArgs, RelabelArgs, SfenInfoArgs, ShuffleArgs};
 use tokin::usi::learn_cli;
 
 #[derive(Parser)]
@@ -136,6 +138,13 @@ enum Tool {
     #[command(group(ArgGroup::new("limit").args(["nodes", "depth"])))]
     #[command(group(ArgGroup::new("mode").args(["append", "overwrite"])))]
     Gensfen(GensfenCli),
+    /// Search the records of PackedSfenValue files again (deeper, or with a network) and write
+    /// them with the new score and best move, the position, game ply and result kept: a better
+    /// teacher for positions already played. Output in input order, one record for each good
+    /// input record (bad ones are dropped and counted); --append resumes a killed run exactly.
+    #[command(group(ArgGroup::new("limit").args(["nodes", "depth"]).required(true)))]
+    #[command(group(ArgGroup::new("mode").args(["append", "overwrite"])))]
+    Relabel(RelabelCli),
     /// Train a network from PackedSfenValue files (ours from gensfen, or anyone's) on the CPU and
     /// write it in YaneuraOu's file layout (loadable with EvalFile, and by YaneuraOu for the
     /// standard shape). Every epoch writes the network and a checkpoint; --resume continues a
@@ -424,6 +433,84 @@ struct GensfenCli {
     eval: EvalFlags,
 }
 
+#[derive(clap::Args)]
+struct RelabelCli {
+    /// Record files (read in order, as one stream).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The relabelled records.
+    #[arg(long)]
+    output: PathBuf,
+    /// Nodes per record.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Depth per record.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    depth: Option<u32>,
+    /// Records searched at once, one search thread each [default: the number of cores].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: Option<u64>,
+    /// Table size of each thread's search, MB (emptied every 64 records).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    hash: u64,
+    /// Continue a killed run: skip as many good input records as the output holds (a torn last
+    /// record is cut off first).
+    #[arg(long)]
+    append: bool,
+    /// Replace an existing output.
+    #[arg(long)]
+    overwrite: bool,
+    /// Describe this many bad records one by one (the rest are counted).
+    #[arg(long, default_value_t = 10)]
+    show_errors: usize,
+    #[command(flatten)]
+    eval: EvalFlags,
+}
+
+impl RelabelCli {
+    fn into_args(self) -> RelabelArgs {
+        let defaults = GensfenConfig::default();
+        let limit = match (self.nodes, self.depth) {
+            (_, Some(d)) => MoveLimit::Depth(d),
+            (Some(n), None) => MoveLimit::Nodes(n),
+            (None, None) => unreachable!("clap requires --nodes or --depth"),
+        };
+        RelabelArgs {
+            files: self.files,
+            output: self.output,
+            mode: open_mode(self.append, self.overwrite),
+            eval: self.eval.args(),
+            config: RelabelConfig {
+                search: SearchSettings {
+                    limit,
+                    ..SearchSettings::of(&defaults)
+                },
+                threads: cores_or(self.threads),
+                hash_mb: self.hash as usize,
+            },
+            show_errors: self.show_errors,
+        }
+    }
+}
+
+/// The number given, or every core.
+fn cores_or(threads: Option<u64>) -> usize {
+    threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |t| t as usize,
+    )
+}
+
+fn open_mode(append: bool, overwrite: bool) -> OpenMode {
+    if append {
+        OpenMode::Append
+    } else if overwrite {
+        OpenMode::Overwrite
+    } else {
+        OpenMode::CreateNew
+    }
+}
+
 impl GensfenCli {
     fn into_args(self) -> GensfenArgs {
         let defaults = GensfenConfig::default();
@@ -432,19 +519,10 @@ impl GensfenCli {
             (Some(n), None) => MoveLimit::Nodes(n),
             (None, None) => defaults.limit,
         };
-        let threads = self.threads.map_or_else(
-            || std::thread::available_parallelism().map_or(1, |n| n.get()),
-            |t| t as usize,
-        );
+        let threads = cores_or(self.threads);
         GensfenArgs {
             output: self.output,
-            mode: if self.append {
-                OpenMode::Append
-            } else if self.overwrite {
-                OpenMode::Overwrite
-            } else {
-                OpenMode::CreateNew
-            },
+            mode: open_mode(self.append, self.overwrite),
             openings: self.openings,
             eval: self.eval.args(),
             config: GensfenConfig {
@@ -548,6 +626,9 @@ fn main() -> ExitCode {
         Some(Tool::Gensfen(args)) => {
             data_cli::gensfen(&mut stdout, &args.into_args()).map_err(|e| e.to_string())
         }
+        Some(Tool::Relabel(args)) => {
+            data_cli::relabel(&mut stdout, &args.into_args()).map_err(|e| e.to_string())
+        }
         Some(Tool::Sfeninfo {
             files,
             score_bucket,
@@ -581,11 +662,7 @@ fn main() -> ExitCode {
                 validation_output,
                 validation,
                 seed,
-                mode: if overwrite {
-                    OpenMode::Overwrite
-                } else {
-                    OpenMode::CreateNew
-                },
+                mode: open_mode(false, overwrite),
                 show_errors,
             },
         )

@@ -1,4 +1,4 @@
-//! `tokin gensfen` and `tokin sfeninfo` through the real binary: determinism, resuming, refusing
+//! `tokin gensfen`, `relabel` and `sfeninfo` through the real binary: determinism, resuming, refusing
 //! to overwrite, bad options and unwritable outputs, the data checker and the shuffler.
 
 mod common;
@@ -356,5 +356,199 @@ fn shuffle_keeps_every_good_record_splits_and_refuses_what_it_should() {
     assert_eq!(std::fs::read(&data).unwrap(), bytes, "an input was changed");
     for path in [data, train, val, train2, val2] {
         std::fs::remove_file(path).ok();
+    }
+}
+
+fn relabel(files: &[&Path], output: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args: Vec<&str> = vec!["relabel"];
+    args.extend(files.iter().map(|p| p.to_str().expect("utf-8 temp path")));
+    args.extend_from_slice(&[
+        "--output",
+        output.to_str().expect("utf-8 temp path"),
+        "--hash",
+        "1",
+    ]);
+    args.extend_from_slice(extra);
+    tokin(&args)
+}
+
+#[test]
+fn relabel_keeps_all_but_score_and_move_whatever_the_threads_and_resumes_exactly() {
+    let (data, one, two, resumed) = (
+        temp("relabel-in.bin"),
+        temp("relabel-1.bin"),
+        temp("relabel-2.bin"),
+        temp("relabel-resumed.bin"),
+    );
+    // 150 records: three batches, the last one partial.
+    let out = gensfen(&data, 150, 7, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let input = std::fs::read(&data).unwrap();
+    for (path, threads) in [(&one, "1"), (&two, "2")] {
+        let out = relabel(&[&data], path, &["--depth", "3", "--threads", threads]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let lines = stdout_lines(&out);
+        assert!(
+            lines[0].starts_with("relabelled 150 records into ")
+                && lines[0].contains("(it holds 150)"),
+            "{lines:?}"
+        );
+    }
+    let relabelled = std::fs::read(&one).unwrap();
+    assert_eq!(
+        relabelled,
+        std::fs::read(&two).unwrap(),
+        "the thread count changed the output"
+    );
+    assert_eq!(relabelled.len(), input.len());
+    let mut scores_changed = 0;
+    for (old, new) in input
+        .chunks(RECORD_BYTES)
+        .zip(relabelled.chunks(RECORD_BYTES))
+    {
+        assert_eq!(old[..32], new[..32], "the position changed");
+        assert_eq!(
+            old[36..39],
+            new[36..39],
+            "the game ply or the result changed"
+        );
+        scores_changed += usize::from(old[32..34] != new[32..34]);
+    }
+    assert!(
+        scores_changed > 0,
+        "depth 3 gave every record the score of 200 nodes"
+    );
+    assert_eq!(PsvReader::new([&one]).filter(Result::is_ok).count(), 150);
+
+    // A killed run: 70 whole records and a torn one. --append completes it to the same file.
+    let mut torn = relabelled[..70 * RECORD_BYTES].to_vec();
+    torn.extend_from_slice(&[3; 11]);
+    std::fs::write(&resumed, &torn).unwrap();
+    let out = relabel(
+        &[&data],
+        &resumed,
+        &["--depth", "3", "--threads", "2", "--append"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("11 bytes of a partial record"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stdout_lines(&out)
+            .iter()
+            .any(|l| l.contains("70 already in the output, skipped")),
+        "{:?}",
+        stdout_lines(&out)
+    );
+    assert_eq!(std::fs::read(&resumed).unwrap(), relabelled);
+    for p in [data, one, two, resumed] {
+        std::fs::remove_file(p).ok();
+    }
+}
+
+#[test]
+fn relabel_finds_the_mate_a_record_missed() {
+    use tokin::core::{Position, Variant};
+    use tokin::psv::{RecordResult, TrainingRecord, MATE_SCORE};
+    tokin::core::attacks::init();
+    // Black mates with G*5b (the gold on 5c guards it); the record says 5i4h and 0.
+    let position = Position::from_sfen("4k4/9/4G4/9/9/9/9/9/4K4 b G 41", Variant::Shogi).unwrap();
+    let record = TrainingRecord {
+        best_move: position.parse_usi_move("5i4h").unwrap(),
+        position,
+        score: 0,
+        game_ply: 40,
+        result: RecordResult::Win,
+    };
+    let (data, output) = (temp("relabel-mate-in.bin"), temp("relabel-mate-out.bin"));
+    std::fs::write(&data, record.encode().unwrap().0).unwrap();
+    let out = relabel(&[&data], &output, &["--depth", "3", "--threads", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let got: Vec<TrainingRecord> = PsvReader::new([&output]).map(|r| r.unwrap()).collect();
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].best_move.to_usi(), "G*5b");
+    assert_eq!(got[0].score, MATE_SCORE - 1, "mate in 1 ply");
+    assert_eq!((got[0].game_ply, got[0].result), (40, RecordResult::Win));
+    for p in [data, output] {
+        std::fs::remove_file(p).ok();
+    }
+}
+
+#[test]
+fn relabel_drops_bad_records_and_refuses_what_would_lose_data() {
+    let (data, output) = (temp("relabel-bad-in.bin"), temp("relabel-bad-out.bin"));
+    let out = gensfen(&data, 20, 2, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut bytes = std::fs::read(&data).unwrap();
+    bytes[4 * RECORD_BYTES + 38] = 9; // record 4's result
+    std::fs::write(&data, &bytes).unwrap();
+    let out = relabel(&[&data], &output, &["--depth", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = stdout_lines(&out);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("bad record (dropped): ") && l.contains("record 4")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("(1 bad, dropped")),
+        "{lines:?}"
+    );
+    let relabelled = std::fs::read(&output).unwrap();
+    assert_eq!(relabelled.len(), 19 * RECORD_BYTES);
+
+    for (extra, expect) in [
+        (&["--depth", "1"][..], "already exists"),
+        (&["--overwrite"][..], "required"),
+        (
+            &["--depth", "1", "--nodes", "100", "--overwrite"][..],
+            "cannot be used with",
+        ),
+        (
+            &["--depth", "1", "--append", "--overwrite"][..],
+            "cannot be used with",
+        ),
+    ] {
+        let out = relabel(&[&data], &output, extra);
+        assert!(!out.status.success(), "{extra:?} succeeded");
+        assert!(stderr(&out).contains(expect), "{extra:?}: {}", stderr(&out));
+        assert_eq!(
+            std::fs::read(&output).unwrap(),
+            relabelled,
+            "{extra:?} touched the output"
+        );
+    }
+    let out = relabel(&[&data], &data, &["--depth", "1", "--append"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("both an input and the output"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        std::fs::read(&data).unwrap(),
+        bytes,
+        "the input was changed"
+    );
+
+    // A missing input is refused before the output is opened, even with --overwrite.
+    let missing = temp("relabel-missing.bin");
+    let out = relabel(
+        &[&data, &missing],
+        &output,
+        &["--depth", "1", "--overwrite"],
+    );
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("cannot open"), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read(&output).unwrap(),
+        relabelled,
+        "the output was touched"
+    );
+    for p in [data, output] {
+        std::fs::remove_file(p).ok();
     }
 }

@@ -5,10 +5,12 @@ use super::filter::SkipCounts;
 use super::{GensfenConfig, MoveLimit};
 use crate::core::movegen::legal_moves;
 use crate::core::packed_sfen::PackedSfen;
-use crate::core::{outcome, Color, DrawReason, Move, Outcome, Position, WinReason};
+use crate::core::{
+    outcome, Color, DrawReason, EnteringKingRule, Move, Outcome, Position, WinReason,
+};
 use crate::psv::{to_move16, PackedRecord, RecordResult, MATE_SCORE};
 use crate::rng::Rng;
-use crate::search::{BestMove, Limits, Pool, Score, SearchConfig, SearchEvent};
+use crate::search::{BestMove, Evaluation, Limits, Pool, Score, SearchConfig, SearchEvent};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -56,15 +58,40 @@ struct Pending {
 }
 
 /// What one search answered.
-struct Answer {
-    best: Option<Move>,
-    score: i32,
-    nodes: u64,
+pub(crate) struct Answer {
+    /// `None`: no move to answer with (no legal move, or a declaration's `win`).
+    pub(crate) best: Option<Move>,
+    /// The last reported score, as a record holds it (`score_to_record`).
+    pub(crate) score: i32,
+    pub(crate) nodes: u64,
     /// MultiPV lines: first move and score of each, by line.
     lines: Vec<Option<(Move, i32)>>,
 }
 
-/// One worker's engine: a pool with its own small table, reused game after game.
+/// What every search of a run is given: the part of a `GensfenConfig` the search reads
+/// (`relabel` makes one of its own).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchSettings {
+    pub limit: MoveLimit,
+    pub entering_king_rule: EnteringKingRule,
+    /// A game that reaches this many plies is a draw (the search's `max_moves_to_draw`).
+    pub max_plies: u32,
+    pub evaluation: Evaluation,
+}
+
+impl SearchSettings {
+    pub fn of(config: &GensfenConfig) -> SearchSettings {
+        SearchSettings {
+            limit: config.limit,
+            entering_king_rule: config.entering_king_rule,
+            max_plies: config.max_plies,
+            evaluation: config.evaluation.clone(),
+        }
+    }
+}
+
+/// One worker's engine: a pool with its own small table, reused game after game (or, for
+/// `relabel`, batch after batch).
 pub struct SelfPlay {
     pool: Pool,
 }
@@ -86,7 +113,8 @@ impl SelfPlay {
         stop: &AtomicBool,
     ) -> Option<GameRecords> {
         let mut rng = Rng::new(seed);
-        self.pool.clear_hash();
+        self.clear();
+        let settings = SearchSettings::of(config);
         let mut pos = start.clone();
         let random_plies = choose_random_plies(config, pos.game_ply(), &mut rng);
         let mut pending: Vec<Pending> = Vec::new();
@@ -104,14 +132,15 @@ impl SelfPlay {
                 };
             }
             if random_plies.contains(&pos.game_ply()) {
-                let m = self.random_move(config, &pos, &mut rng, &mut searches, &mut nodes);
+                let m =
+                    self.random_move(config, &settings, &pos, &mut rng, &mut searches, &mut nodes);
                 // The game's result says nothing about the play before a random move.
                 skipped.before_random += pending.len() as u64;
                 pending.clear();
                 pos.do_move(m);
                 continue;
             }
-            let answer = self.search(config, &pos, 1);
+            let answer = self.search(&settings, &pos, 1);
             searches += 1;
             nodes += answer.nodes;
             let Some(best) = answer.best else {
@@ -157,6 +186,7 @@ impl SelfPlay {
     fn random_move(
         &mut self,
         config: &GensfenConfig,
+        settings: &SearchSettings,
         pos: &Position,
         rng: &mut Rng,
         searches: &mut u64,
@@ -164,7 +194,7 @@ impl SelfPlay {
     ) -> Move {
         let moves = legal_moves(pos);
         if config.random.multipv > 1 {
-            let answer = self.search(config, pos, config.random.multipv);
+            let answer = self.search(settings, pos, config.random.multipv);
             *searches += 1;
             *nodes += answer.nodes;
             let lines: Vec<(Move, i32)> = answer.lines.iter().flatten().copied().collect();
@@ -181,8 +211,18 @@ impl SelfPlay {
         moves.as_slice()[rng.below(moves.len())]
     }
 
+    /// Empties the table and the move-ordering history: what follows depends on its input alone.
+    pub(crate) fn clear(&mut self) {
+        self.pool.clear_hash();
+    }
+
     /// Searches `pos` at the configured limit with `multipv` lines, one thread.
-    fn search(&mut self, config: &GensfenConfig, pos: &Position, multipv: u32) -> Answer {
+    pub(crate) fn search(
+        &mut self,
+        settings: &SearchSettings,
+        pos: &Position,
+        multipv: u32,
+    ) -> Answer {
         let collected = Arc::new(Mutex::new(Answer {
             best: None,
             score: 0,
@@ -208,7 +248,7 @@ impl SelfPlay {
                 _ => {}
             }
         });
-        let limits = match config.limit {
+        let limits = match settings.limit {
             MoveLimit::Nodes(n) => Limits {
                 nodes: Some(n),
                 ..Limits::default()
@@ -221,11 +261,11 @@ impl SelfPlay {
         let search_config = SearchConfig {
             threads: 1,
             multipv,
-            entering_king_rule: config.entering_king_rule,
-            max_moves_to_draw: config.max_plies,
+            entering_king_rule: settings.entering_king_rule,
+            max_moves_to_draw: settings.max_plies,
             // Draws scored as draws: the data should not carry the engine's dislike of them.
             contempt: 0,
-            evaluation: config.evaluation.clone(),
+            evaluation: settings.evaluation.clone(),
             ..SearchConfig::default()
         };
         self.pool.start(pos.clone(), limits, search_config, sink);

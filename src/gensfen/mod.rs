@@ -20,10 +20,14 @@
 //! Records reach the file game by game in whole records (`psv::PsvWriter`): a killed run loses
 //! the games in progress and nothing else, and appending resumes it (`run` mixes the records
 //! already in the file into the seed, so a resumed run plays new games).
+//!
+//! `relabel` searches the records of existing files again (deeper, or with another evaluation) and
+//! replaces their scores and moves: a better teacher for positions already played.
 
 pub mod filter;
 pub mod game;
 pub mod openings;
+pub mod relabel;
 
 use crate::core::{Color, DrawReason, EnteringKingRule, Position, WinReason};
 use crate::psv::{PsvWriter, WriteError};

@@ -1,11 +1,13 @@
 //! The training-data tools: `tokin gensfen` (self-play into `PackedSfenValue` files),
-//! `tokin sfeninfo` (what a set of such files holds) and `tokin shuffle` (files in random order,
-//! with a held-out part, for trainers that read in order). The work is in `crate::gensfen` and
+//! `tokin relabel` (their records searched again), `tokin sfeninfo` (what a set of such files
+//! holds) and `tokin shuffle` (files in random order, with a held-out part, for trainers that read
+//! in order). The work is in `crate::gensfen` and
 //! `crate::psv`; this module turns options into a run, draws the progress line on stderr and
 //! writes the summaries.
 
 use crate::core::Variant;
 use crate::gensfen::openings::{self, OpeningsError};
+use crate::gensfen::relabel::{self, RelabelConfig, RelabelError, RelabelReport};
 use crate::gensfen::{self, GensfenConfig, GensfenError, GensfenReport, Progress};
 use crate::psv::shuffle::{split_and_shuffle, SPLIT_BLOCK};
 use crate::psv::{
@@ -26,6 +28,8 @@ pub enum DataCliError {
     Open(WriteError),
     #[error("{0}")]
     Gensfen(#[from] GensfenError),
+    #[error("{0}")]
+    Relabel(#[from] RelabelError),
     #[error("{0}")]
     Read(#[from] ReadError),
     #[error("{files} of the files could not be read")]
@@ -168,6 +172,161 @@ fn write_gensfen_report(
         s.before_random
     )?;
     Ok(())
+}
+
+/// What `tokin relabel` was asked for.
+#[derive(Clone, Debug)]
+pub struct RelabelArgs {
+    pub files: Vec<PathBuf>,
+    pub output: PathBuf,
+    pub mode: OpenMode,
+    /// The evaluation the searches run; it replaces `config.search.evaluation`.
+    pub eval: EvalArgs,
+    pub config: RelabelConfig,
+    /// Bad records to describe one by one (the rest are counted).
+    pub show_errors: usize,
+}
+
+/// `tokin relabel`: searches every good record of the files again and writes it with the new
+/// score and move; prints a summary on `out`. Every input must open before the output is touched:
+/// a file missing from the middle of the list would shift the records after it, and `--append`
+/// resumes by counting records. A file that fails while being read is reported and the run ends
+/// with an error once the rest is done.
+pub fn relabel(out: &mut dyn Write, args: &RelabelArgs) -> Result<(), DataCliError> {
+    args.config.validate().map_err(RelabelError::from)?;
+    if let Some(input) = args.files.iter().find(|p| same_file(p, &args.output)) {
+        return Err(DataCliError::Options(format!(
+            "{} is both an input and the output",
+            input.display()
+        )));
+    }
+    for path in &args.files {
+        if let Err(e) = std::fs::File::open(path) {
+            return Err(DataCliError::Options(format!(
+                "cannot open {}: {e}",
+                path.display()
+            )));
+        }
+    }
+    let config = RelabelConfig {
+        search: gensfen::game::SearchSettings {
+            evaluation: args.eval.load(Variant::Shogi, &mut io::stderr())?,
+            ..args.config.search.clone()
+        },
+        ..args.config.clone()
+    };
+    let mut writer = PsvWriter::open(&args.output, args.mode).map_err(DataCliError::Open)?;
+    if writer.trimmed_bytes() > 0 {
+        eprintln!(
+            "relabel: {} ended in {} bytes of a partial record (a killed run); cut off",
+            args.output.display(),
+            writer.trimmed_bytes()
+        );
+    }
+    let total_bytes: u64 = args
+        .files
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum();
+    let mut line = progress::ProgressLine::new(
+        "relabel",
+        "records",
+        total_bytes / RECORD_BYTES as u64,
+        writer.records(),
+    );
+    let mut reader = PsvReader::new(&args.files);
+    // Said after the run, with the summary (the progress line holds stderr meanwhile).
+    let mut read_errors: Vec<String> = Vec::new();
+    let mut shown = 0;
+    let mut note_error = |e: &ReadError| {
+        if !matches!(e, ReadError::BadRecord { .. }) {
+            read_errors.push(format!("error: {e}"));
+        } else if shown < args.show_errors {
+            shown += 1;
+            read_errors.push(format!("bad record (dropped): {e}"));
+        }
+    };
+    let threads = config.threads as f64;
+    let result = relabel::run(
+        &config,
+        &mut reader,
+        &mut writer,
+        &mut note_error,
+        &mut |p| {
+            let rate = p.written as f64 / p.elapsed.as_secs_f64().max(1e-3);
+            line.update(
+                p.records,
+                format!("{rate:.0} records/s ({:.0} a thread)", rate / threads),
+            );
+        },
+    );
+    line.finish();
+    for text in &read_errors {
+        writeln!(out, "{text}")?;
+    }
+    let report = result?;
+    let kept = writer.finish().map_err(RelabelError::from)?;
+    let counts = reader.counts().clone();
+    write_relabel_report(out, args, &config, &report, &counts, kept)?;
+    if counts.unreadable_files > 0 {
+        return Err(DataCliError::Unreadable {
+            files: counts.unreadable_files,
+        });
+    }
+    Ok(())
+}
+
+fn write_relabel_report(
+    out: &mut dyn Write,
+    args: &RelabelArgs,
+    config: &RelabelConfig,
+    r: &RelabelReport,
+    counts: &crate::psv::ReadCounts,
+    kept: u64,
+) -> io::Result<()> {
+    let secs = r.elapsed.as_secs_f64().max(1e-3);
+    let rate = r.written() as f64 / secs;
+    let c = &r.changes;
+    writeln!(
+        out,
+        "relabelled {} records into {} (it holds {kept}) in {:.1} s: {:.0} records/s, {:.0} a thread, {:.0} nodes a record",
+        r.written(),
+        args.output.display(),
+        secs,
+        rate,
+        rate / config.threads as f64,
+        c.nodes as f64 / r.written().max(1) as f64
+    )?;
+    writeln!(
+        out,
+        "best move changed: {} ({}); mate scores now {}; mean |score change| {:.1} over the {} records without one; no move to search {}",
+        c.moves,
+        percent(c.moves, r.written()),
+        c.mates,
+        c.score_change as f64 / c.scores_compared.max(1) as f64,
+        c.scores_compared,
+        c.no_move
+    )?;
+    writeln!(
+        out,
+        "read {} records from {} files ({} bad, dropped; {} ending in a partial record; {} unreadable); {} already in the output, skipped",
+        counts.records,
+        counts.files,
+        counts.bad(),
+        counts.truncated_files,
+        counts.unreadable_files,
+        r.records_before
+    )?;
+    Ok(())
+}
+
+/// Whether two paths name one file (by their canonical forms when both exist).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
 }
 
 /// What `tokin sfeninfo` reads.
@@ -342,11 +501,7 @@ impl ShuffleArgs {
         // would then lose the data: refuse it.
         let outputs = std::iter::once(&self.output).chain(&self.validation_output);
         for out in outputs {
-            let same = |p: &PathBuf| match (p.canonicalize(), out.canonicalize()) {
-                (Ok(a), Ok(b)) => a == b,
-                _ => p == out,
-            };
-            if self.files.iter().any(same) {
+            if self.files.iter().any(|p| same_file(p, out)) {
                 return bad(format!("{} is also an input", out.display()));
             }
         }
