@@ -7,9 +7,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use tokin::core::Variant;
 use tokin::csa::config::{CsaArgs, Settings, PASSWORD_ENV};
-use tokin::gensfen::game::SearchSettings;
 use tokin::gensfen::relabel::RelabelConfig;
-use tokin::gensfen::{GensfenConfig, MoveLimit, RandomMoves};
+use tokin::gensfen::{GensfenConfig, MoveLimit, RandomMoves, SearchSettings};
 use tokin::psv::OpenMode;
 use tokin::usi::cli::{self, AnalyseArgs, EvalArgs, MateArgs, MateInput};
 use tokin::usi::data_cli::{self, GensfenArgs, RelabelArgs, SfenInfoArgs, ShuffleArgs};
@@ -136,14 +135,12 @@ enum Tool {
     /// balanced openings plus seeded random moves and are played to their real end. A progress
     /// line goes to stderr, a summary to stdout.
     #[command(group(ArgGroup::new("limit").args(["nodes", "depth"])))]
-    #[command(group(ArgGroup::new("mode").args(["append", "overwrite"])))]
     Gensfen(GensfenCli),
     /// Search the records of PackedSfenValue files again (deeper, or with a network) and write
     /// them with the new score and best move, the position, game ply and result kept: a better
     /// teacher for positions already played. Output in input order, one record for each good
     /// input record (bad ones are dropped and counted); --append resumes a killed run exactly.
     #[command(group(ArgGroup::new("limit").args(["nodes", "depth"]).required(true)))]
-    #[command(group(ArgGroup::new("mode").args(["append", "overwrite"])))]
     Relabel(RelabelCli),
     /// Train a network from PackedSfenValue files (ours from gensfen, or anyone's) on the CPU and
     /// write it in YaneuraOu's file layout (loadable with EvalFile, and by YaneuraOu for the
@@ -423,12 +420,8 @@ struct GensfenCli {
     /// Table size of each game's search, MB.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
     hash: u64,
-    /// Add to an existing file (a torn last record from a killed run is cut off first).
-    #[arg(long)]
-    append: bool,
-    /// Replace an existing file.
-    #[arg(long)]
-    overwrite: bool,
+    #[command(flatten)]
+    output_mode: OutputMode,
     #[command(flatten)]
     eval: EvalFlags,
 }
@@ -453,13 +446,8 @@ struct RelabelCli {
     /// Table size of each thread's search, MB (emptied every 64 records).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
     hash: u64,
-    /// Continue a killed run: skip as many good input records as the output holds (a torn last
-    /// record is cut off first).
-    #[arg(long)]
-    append: bool,
-    /// Replace an existing output.
-    #[arg(long)]
-    overwrite: bool,
+    #[command(flatten)]
+    output_mode: OutputMode,
     /// Describe this many bad records one by one (the rest are counted).
     #[arg(long, default_value_t = 10)]
     show_errors: usize,
@@ -478,12 +466,12 @@ impl RelabelCli {
         RelabelArgs {
             files: self.files,
             output: self.output,
-            mode: open_mode(self.append, self.overwrite),
+            mode: self.output_mode.mode(),
             eval: self.eval.args(),
             config: RelabelConfig {
                 search: SearchSettings {
                     limit,
-                    ..SearchSettings::of(&defaults)
+                    ..defaults.search
                 },
                 threads: cores_or(self.threads),
                 hash_mb: self.hash as usize,
@@ -501,13 +489,27 @@ fn cores_or(threads: Option<u64>) -> usize {
     )
 }
 
-fn open_mode(append: bool, overwrite: bool) -> OpenMode {
-    if append {
-        OpenMode::Append
-    } else if overwrite {
-        OpenMode::Overwrite
-    } else {
-        OpenMode::CreateNew
+/// What a data tool does with an output file that exists: refuse it unless told.
+#[derive(clap::Args)]
+struct OutputMode {
+    /// Add to an existing output: the same command with --append continues a killed run (a torn
+    /// last record is cut off first).
+    #[arg(long, conflicts_with = "overwrite")]
+    append: bool,
+    /// Replace an existing output.
+    #[arg(long)]
+    overwrite: bool,
+}
+
+impl OutputMode {
+    fn mode(&self) -> OpenMode {
+        if self.append {
+            OpenMode::Append
+        } else if self.overwrite {
+            OpenMode::Overwrite
+        } else {
+            OpenMode::CreateNew
+        }
     }
 }
 
@@ -517,17 +519,21 @@ impl GensfenCli {
         let limit = match (self.nodes, self.depth) {
             (_, Some(d)) => MoveLimit::Depth(d),
             (Some(n), None) => MoveLimit::Nodes(n),
-            (None, None) => defaults.limit,
+            (None, None) => defaults.search.limit,
         };
         let threads = cores_or(self.threads);
         GensfenArgs {
             output: self.output,
-            mode: open_mode(self.append, self.overwrite),
+            mode: self.output_mode.mode(),
             openings: self.openings,
             eval: self.eval.args(),
             config: GensfenConfig {
                 count: self.count,
-                limit,
+                search: SearchSettings {
+                    limit,
+                    max_plies: self.max_plies,
+                    ..defaults.search
+                },
                 threads,
                 seed: self.seed,
                 hash_mb: self.hash as usize,
@@ -544,8 +550,6 @@ impl GensfenCli {
                     skip_noisy: self.skip_noisy,
                     eval_limit: self.eval_limit,
                 },
-                max_plies: self.max_plies,
-                ..defaults
             },
         }
     }
@@ -662,7 +666,11 @@ fn main() -> ExitCode {
                 validation_output,
                 validation,
                 seed,
-                mode: open_mode(false, overwrite),
+                mode: if overwrite {
+                    OpenMode::Overwrite
+                } else {
+                    OpenMode::CreateNew
+                },
                 show_errors,
             },
         )

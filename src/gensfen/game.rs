@@ -2,15 +2,13 @@
 //! the game really ends; the positions the filters keep become records carrying the result.
 
 use super::filter::SkipCounts;
-use super::{GensfenConfig, MoveLimit};
+use super::{GensfenConfig, MoveLimit, SearchSettings};
 use crate::core::movegen::legal_moves;
 use crate::core::packed_sfen::PackedSfen;
-use crate::core::{
-    outcome, Color, DrawReason, EnteringKingRule, Move, Outcome, Position, WinReason,
-};
+use crate::core::{outcome, Color, DrawReason, Move, Outcome, Position, WinReason};
 use crate::psv::{to_move16, PackedRecord, RecordResult, MATE_SCORE};
 use crate::rng::Rng;
-use crate::search::{BestMove, Evaluation, Limits, Pool, Score, SearchConfig, SearchEvent};
+use crate::search::{BestMove, Limits, Pool, Score, SearchConfig, SearchEvent};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -68,28 +66,6 @@ pub(crate) struct Answer {
     lines: Vec<Option<(Move, i32)>>,
 }
 
-/// What every search of a run is given: the part of a `GensfenConfig` the search reads
-/// (`relabel` makes one of its own).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchSettings {
-    pub limit: MoveLimit,
-    pub entering_king_rule: EnteringKingRule,
-    /// A game that reaches this many plies is a draw (the search's `max_moves_to_draw`).
-    pub max_plies: u32,
-    pub evaluation: Evaluation,
-}
-
-impl SearchSettings {
-    pub fn of(config: &GensfenConfig) -> SearchSettings {
-        SearchSettings {
-            limit: config.limit,
-            entering_king_rule: config.entering_king_rule,
-            max_plies: config.max_plies,
-            evaluation: config.evaluation.clone(),
-        }
-    }
-}
-
 /// One worker's engine: a pool with its own small table, reused game after game (or, for
 /// `relabel`, batch after batch).
 pub struct SelfPlay {
@@ -114,7 +90,7 @@ impl SelfPlay {
     ) -> Option<GameRecords> {
         let mut rng = Rng::new(seed);
         self.clear();
-        let settings = SearchSettings::of(config);
+        let settings = &config.search;
         let mut pos = start.clone();
         let random_plies = choose_random_plies(config, pos.game_ply(), &mut rng);
         let mut pending: Vec<Pending> = Vec::new();
@@ -125,22 +101,21 @@ impl SelfPlay {
             if stop.load(Ordering::Relaxed) {
                 return None;
             }
-            if let Some(o) = outcome(&pos, config.entering_king_rule, config.max_plies) {
+            if let Some(o) = outcome(&pos, settings.entering_king_rule, settings.max_plies) {
                 break match o {
                     Outcome::Win(c, reason) => GameEnd::Win(c, reason),
                     Outcome::Draw(reason) => GameEnd::Draw(reason),
                 };
             }
             if random_plies.contains(&pos.game_ply()) {
-                let m =
-                    self.random_move(config, &settings, &pos, &mut rng, &mut searches, &mut nodes);
+                let m = self.random_move(config, &pos, &mut rng, &mut searches, &mut nodes);
                 // The game's result says nothing about the play before a random move.
                 skipped.before_random += pending.len() as u64;
                 pending.clear();
                 pos.do_move(m);
                 continue;
             }
-            let answer = self.search(&settings, &pos, 1);
+            let answer = self.search(settings, &pos, 1);
             searches += 1;
             nodes += answer.nodes;
             let Some(best) = answer.best else {
@@ -186,7 +161,6 @@ impl SelfPlay {
     fn random_move(
         &mut self,
         config: &GensfenConfig,
-        settings: &SearchSettings,
         pos: &Position,
         rng: &mut Rng,
         searches: &mut u64,
@@ -194,7 +168,7 @@ impl SelfPlay {
     ) -> Move {
         let moves = legal_moves(pos);
         if config.random.multipv > 1 {
-            let answer = self.search(settings, pos, config.random.multipv);
+            let answer = self.search(&config.search, pos, config.random.multipv);
             *searches += 1;
             *nodes += answer.nodes;
             let lines: Vec<(Move, i32)> = answer.lines.iter().flatten().copied().collect();
@@ -318,7 +292,10 @@ mod tests {
     /// Small and quick: 300 nodes a move, no random moves, every position written.
     fn quick_config() -> GensfenConfig {
         GensfenConfig {
-            limit: MoveLimit::Nodes(300),
+            search: SearchSettings {
+                limit: MoveLimit::Nodes(300),
+                ..GensfenConfig::default().search
+            },
             hash_mb: 1,
             random: RandomMoves {
                 count: 0,
@@ -380,10 +357,8 @@ mod tests {
 
     #[test]
     fn a_game_that_reaches_the_ply_limit_is_drawn_and_every_record_says_so() {
-        let config = GensfenConfig {
-            max_plies: 24,
-            ..quick_config()
-        };
+        let mut config = quick_config();
+        config.search.max_plies = 24;
         let start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
         let game = play(&config, start, 1);
         assert_eq!(game.end, GameEnd::Draw(DrawReason::MaxMoves));
@@ -440,7 +415,7 @@ mod tests {
         let mut config = quick_config();
         config.random.count = 3;
         let start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
-        config.max_plies = 40;
+        config.search.max_plies = 40;
         let a = play(&config, start, 11);
         let b = play(&config, start, 11);
         let c = play(&config, start, 12);

@@ -61,23 +61,29 @@ pub struct RandomMoves {
     pub multipv_diff: i32,
 }
 
+/// What every search of a run is given (`relabel`'s searches too).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchSettings {
+    pub limit: MoveLimit,
+    /// A game is a draw when it reaches this many plies (the search's `max_moves_to_draw`).
+    pub max_plies: u32,
+    pub entering_king_rule: EnteringKingRule,
+    /// What the search evaluates with (the hand-written evaluation, or a network).
+    pub evaluation: Evaluation,
+}
+
 /// Everything a run is given.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GensfenConfig {
     /// Records the file holds when the run is done (those already there count).
     pub count: u64,
-    pub limit: MoveLimit,
+    pub search: SearchSettings,
     pub threads: usize,
     pub seed: u64,
     /// Table size of each game's search, MB.
     pub hash_mb: usize,
     pub random: RandomMoves,
     pub filter: RecordFilter,
-    /// A game is a draw when it reaches this many plies.
-    pub max_plies: u32,
-    pub entering_king_rule: EnteringKingRule,
-    /// What the search evaluates with (the hand-written evaluation, or a network).
-    pub evaluation: Evaluation,
 }
 
 impl Default for GensfenConfig {
@@ -86,7 +92,12 @@ impl Default for GensfenConfig {
     fn default() -> GensfenConfig {
         GensfenConfig {
             count: 1_000_000,
-            limit: MoveLimit::Nodes(5000),
+            search: SearchSettings {
+                limit: MoveLimit::Nodes(5000),
+                max_plies: 400,
+                entering_king_rule: EnteringKingRule::default(),
+                evaluation: Evaluation::default(),
+            },
             threads: 1,
             seed: 1,
             hash_mb: 16,
@@ -98,9 +109,6 @@ impl Default for GensfenConfig {
                 multipv_diff: 32000,
             },
             filter: RecordFilter::default(),
-            max_plies: 400,
-            entering_king_rule: EnteringKingRule::default(),
-            evaluation: Evaluation::default(),
         }
     }
 }
@@ -142,7 +150,7 @@ impl GensfenConfig {
             }
         };
         at_least("count", self.count, 1)?;
-        match self.limit {
+        match self.search.limit {
             MoveLimit::Nodes(n) => at_least("nodes", n, 1)?,
             MoveLimit::Depth(d) => {
                 at_least("depth", u64::from(d), 1)?;
@@ -153,8 +161,12 @@ impl GensfenConfig {
         at_most("threads", self.threads as u64, 256)?;
         at_least("hash", self.hash_mb as u64, 1)?;
         at_most("hash", self.hash_mb as u64, 4096)?;
-        at_least("max-plies", u64::from(self.max_plies), 1)?;
-        at_most("max-plies", u64::from(self.max_plies), u64::from(u16::MAX))?;
+        at_least("max-plies", u64::from(self.search.max_plies), 1)?;
+        at_most(
+            "max-plies",
+            u64::from(self.search.max_plies),
+            u64::from(u16::MAX),
+        )?;
         at_most("random-multipv", u64::from(self.random.multipv), 64)?;
         at_least("random-min-ply", u64::from(self.random.min_ply), 1)?;
         if self.random.min_ply > self.random.max_ply {

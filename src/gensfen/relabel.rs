@@ -13,11 +13,11 @@
 //! table entries); each batch starts from an empty table and history, so the output does not
 //! depend on the number of threads.
 
-use super::game::{SearchSettings, SelfPlay};
-use super::{ConfigError, GensfenConfig};
+use super::game::SelfPlay;
+use super::{ConfigError, GensfenConfig, SearchSettings};
 use crate::psv::{
-    to_move16, PackedRecord, PsvReader, PsvWriter, ReadError, TrainingRecord, WriteError,
-    MATE_SCORE,
+    is_mate_score, to_move16, PackedRecord, PsvReader, PsvWriter, ReadError, TrainingRecord,
+    WriteError,
 };
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -41,10 +41,9 @@ impl RelabelConfig {
     /// The ranges of `gensfen`'s settings of the same names.
     pub fn validate(&self) -> Result<(), ConfigError> {
         GensfenConfig {
-            limit: self.search.limit,
+            search: self.search.clone(),
             threads: self.threads,
             hash_mb: self.hash_mb,
-            max_plies: self.search.max_plies,
             ..GensfenConfig::default()
         }
         .validate()
@@ -99,9 +98,6 @@ impl Changes {
     }
 }
 
-/// Scores from here on (either sign) are mates: `score_to_record` keeps centipawns below.
-const MATE_RANGE: i16 = MATE_SCORE - 1000;
-
 impl RelabelReport {
     pub fn written(&self) -> u64 {
         self.records_after - self.records_before
@@ -143,10 +139,9 @@ fn relabel_batch(
         c.nodes += answer.nodes;
         // Within the i16 range by `score_to_record`.
         let score = answer.score as i16;
-        let is_mate = |s: i16| s.unsigned_abs() >= MATE_RANGE as u16;
-        if is_mate(score) {
+        if is_mate_score(score) {
             c.mates += 1;
-        } else if !is_mate(record.score) {
+        } else if !is_mate_score(record.score) {
             c.score_change +=
                 u64::from((i32::from(score) - i32::from(record.score)).unsigned_abs());
             c.scores_compared += 1;

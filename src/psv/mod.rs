@@ -16,7 +16,8 @@ pub mod writer;
 pub use move16::{from_move16, to_move16, Move16Error};
 pub use reader::{PsvReader, ReadCounts, ReadError, RecordLocation};
 pub use record::{
-    PackedRecord, RecordError, RecordFault, RecordResult, TrainingRecord, MATE_SCORE, RECORD_BYTES,
+    is_mate_score, PackedRecord, RecordError, RecordFault, RecordResult, TrainingRecord,
+    MATE_SCORE, MATE_THRESHOLD, RECORD_BYTES,
 };
 pub use summary::{DataSummary, ResultCounts};
 pub use writer::{OpenMode, PsvWriter, WriteError};

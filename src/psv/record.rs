@@ -24,6 +24,13 @@ pub const RECORD_BYTES: usize = 40;
 /// YaneuraOu's `VALUE_MATE`: a score of mate in `n` plies is written `MATE_SCORE - n`.
 pub const MATE_SCORE: i16 = 32000;
 
+/// Scores at or beyond this (either sign) are mate scores (mate within 1000 plies).
+pub const MATE_THRESHOLD: i16 = MATE_SCORE - 1000;
+
+pub fn is_mate_score(score: i16) -> bool {
+    score.unsigned_abs() >= MATE_THRESHOLD.unsigned_abs()
+}
+
 /// One record's bytes, unchecked.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PackedRecord(pub [u8; RECORD_BYTES]);

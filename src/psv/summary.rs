@@ -2,12 +2,9 @@
 //! (and how well they predict the results), game plies, kinds of best move. `tokin sfeninfo`
 //! prints them.
 
-use super::record::{RecordResult, TrainingRecord, MATE_SCORE};
+use super::record::{is_mate_score, RecordResult, TrainingRecord};
 use crate::core::Color;
 use std::collections::BTreeMap;
-
-/// Scores at or beyond this are mate scores (mate within 1000 plies).
-pub const MATE_THRESHOLD: i16 = MATE_SCORE - 1000;
 
 /// Counts of results from the side to move's view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -113,7 +110,7 @@ impl DataSummary {
         self.captures += u64::from(pos.is_capture(r.best_move));
         self.promotions += u64::from(r.best_move.is_promotion());
         self.drops += u64::from(r.best_move.is_drop());
-        if r.score.unsigned_abs() >= MATE_THRESHOLD.unsigned_abs() {
+        if is_mate_score(r.score) {
             self.mate_scores += 1;
         } else {
             let s = f64::from(r.score);

@@ -56,7 +56,7 @@ pub struct GensfenArgs {
     pub mode: OpenMode,
     /// `None`: the openings built in (scripts/openings.sfen).
     pub openings: Option<PathBuf>,
-    /// The evaluation both sides play with; it replaces `config.evaluation`.
+    /// The evaluation both sides play with; it replaces `config.search.evaluation`.
     pub eval: EvalArgs,
     pub config: GensfenConfig,
 }
@@ -68,18 +68,9 @@ pub fn gensfen(out: &mut dyn Write, args: &GensfenArgs) -> Result<(), DataCliErr
         Some(path) => openings::read_openings(path)?,
         None => openings::parse_openings(openings::BUILT_IN, "built-in openings")?,
     };
-    let config = GensfenConfig {
-        evaluation: args.eval.load(Variant::Shogi, &mut io::stderr())?,
-        ..args.config.clone()
-    };
-    let mut writer = PsvWriter::open(&args.output, args.mode).map_err(DataCliError::Open)?;
-    if writer.trimmed_bytes() > 0 {
-        eprintln!(
-            "gensfen: {} ended in {} bytes of a partial record (a killed run); cut off",
-            args.output.display(),
-            writer.trimmed_bytes()
-        );
-    }
+    let mut config = args.config.clone();
+    config.search.evaluation = args.eval.load(Variant::Shogi, &mut io::stderr())?;
+    let mut writer = open_output("gensfen", &args.output, args.mode)?;
     let mut line = ProgressLine::new(&config, writer.records());
     let result = gensfen::run(&config, &openings, &mut writer, &mut |p| line.update(p));
     line.finish();
@@ -87,6 +78,29 @@ pub fn gensfen(out: &mut dyn Write, args: &GensfenArgs) -> Result<(), DataCliErr
     let kept = writer.finish().map_err(GensfenError::from)?;
     write_gensfen_report(out, &args.output, &config, &report, kept)?;
     Ok(())
+}
+
+/// Opens a tool's output; a torn last record (a killed run's) is cut off and said so on stderr.
+fn open_output(tool: &str, path: &Path, mode: OpenMode) -> Result<PsvWriter, DataCliError> {
+    let writer = PsvWriter::open(path, mode).map_err(DataCliError::Open)?;
+    if writer.trimmed_bytes() > 0 {
+        eprintln!(
+            "{tool}: {} ended in {} bytes of a partial record (a killed run); cut off",
+            path.display(),
+            writer.trimmed_bytes()
+        );
+    }
+    Ok(writer)
+}
+
+/// Whole records in the files, by their sizes (for a progress line; unreadable files count 0).
+fn records_in(files: &[PathBuf]) -> u64 {
+    let bytes: u64 = files
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum();
+    bytes / RECORD_BYTES as u64
 }
 
 /// gensfen's progress: records written, with the rate per thread and the games played.
@@ -147,7 +161,7 @@ fn write_gensfen_report(
         out,
         "games: Black won {}, White won {}, drawn {} (checkmate {}, declaration {}, perpetual check {}, repetition {}, {} plies {}, other {})",
         e.black_wins, e.white_wins, e.draws, e.checkmate, e.declaration, e.perpetual_check,
-        e.repetition, config.max_plies, e.max_plies, e.other
+        e.repetition, config.search.max_plies, e.max_plies, e.other
     )?;
     writeln!(
         out,
@@ -208,31 +222,13 @@ pub fn relabel(out: &mut dyn Write, args: &RelabelArgs) -> Result<(), DataCliErr
             )));
         }
     }
-    let config = RelabelConfig {
-        search: gensfen::game::SearchSettings {
-            evaluation: args.eval.load(Variant::Shogi, &mut io::stderr())?,
-            ..args.config.search.clone()
-        },
-        ..args.config.clone()
-    };
-    let mut writer = PsvWriter::open(&args.output, args.mode).map_err(DataCliError::Open)?;
-    if writer.trimmed_bytes() > 0 {
-        eprintln!(
-            "relabel: {} ended in {} bytes of a partial record (a killed run); cut off",
-            args.output.display(),
-            writer.trimmed_bytes()
-        );
-    }
-    let total_bytes: u64 = args
-        .files
-        .iter()
-        .filter_map(|p| std::fs::metadata(p).ok())
-        .map(|m| m.len())
-        .sum();
+    let mut config = args.config.clone();
+    config.search.evaluation = args.eval.load(Variant::Shogi, &mut io::stderr())?;
+    let mut writer = open_output("relabel", &args.output, args.mode)?;
     let mut line = progress::ProgressLine::new(
         "relabel",
         "records",
-        total_bytes / RECORD_BYTES as u64,
+        records_in(&args.files),
         writer.records(),
     );
     let mut reader = PsvReader::new(&args.files);
@@ -529,21 +525,10 @@ impl ShuffleArgs {
 /// counted; an unreadable file stops the run before anything is written.
 pub fn shuffle(out: &mut dyn Write, args: &ShuffleArgs) -> Result<(), DataCliError> {
     args.validate()?;
-    let total_bytes: u64 = args
-        .files
-        .iter()
-        .filter_map(|p| std::fs::metadata(p).ok())
-        .map(|m| m.len())
-        .sum();
-    let mut line = progress::ProgressLine::new(
-        "shuffle",
-        "records read",
-        total_bytes / RECORD_BYTES as u64,
-        0,
-    );
+    let expected = records_in(&args.files);
+    let mut line = progress::ProgressLine::new("shuffle", "records read", expected, 0);
     let mut reader = PsvReader::new(&args.files);
-    let mut records: Vec<PackedRecord> =
-        Vec::with_capacity((total_bytes / RECORD_BYTES as u64) as usize);
+    let mut records: Vec<PackedRecord> = Vec::with_capacity(expected as usize);
     let mut shown = 0;
     while let Some(item) = reader.next_checked() {
         match item {
