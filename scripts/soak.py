@@ -45,12 +45,21 @@ for --resign-moves moves each that one side is --resign-cp ahead (as match.py), 
 process's stderr in DIR: the clock trace of every search, to find where a late move's time went.
 A progress line follows every game (games/s, ETA); a table sums up at the end. The exit status is 1
 when anything above went wrong, else 0.
+
+--state DIR makes a run resumable across sittings: after every game each configuration's counts
+are written to DIR/NAME.json, and a later run with the same DIR continues that configuration from
+the next game (the same openings in the same order) and sums up all its segments. It refuses to
+continue with a different engine binary (by SHA-256) or different settings. The engines start
+afresh in each segment, so the table gives the number of segments beside the resident set sizes.
 """
 
 import argparse
+import hashlib
+import json
 import os
 import queue
 import shlex
+import shutil
 import subprocess
 import sys
 import threading
@@ -329,6 +338,39 @@ class Tally:
         self.finished = None
         self.last_plies = 0  # of the game just played, its opening left out
         self.interrupted = False
+        # Earlier sittings of a resumed run (--state): their playing time, and how many there were.
+        self.prior_seconds = 0.0
+        self.prior_games = 0
+        self.segments = 1
+
+    # What a resumed run carries over: the counts, not the clocks of this process.
+    SAVED = ("games", "moves", "wins", "draws", "time_losses", "host_time_losses", "steal_max",
+             "steal_moves", "illegal", "illegal_ponder", "exits", "gos", "answers", "extra", "missing",
+             "ponderhits", "pondermisses")
+
+    def seconds(self):
+        return self.prior_seconds + (self.finished or time.monotonic()) - self.started
+
+    def to_json(self, settings):
+        saved = {key: getattr(self, key) for key in self.SAVED}
+        saved["closest"] = {str(slot): list(c) for slot, c in self.closest.items()}
+        # RSS sample times are run-wide seconds, so the middle sample is the middle of all segments.
+        saved["rss"] = {str(slot): [[self.prior_seconds + t, kb] for t, kb in samples]
+                        for slot, samples in self.rss.items()}
+        saved["seconds"] = self.seconds()
+        saved["segments"] = self.segments
+        saved["settings"] = settings
+        return saved
+
+    def resume_from(self, saved):
+        for key in self.SAVED:
+            setattr(self, key, saved[key])
+        self.closest = {int(slot): tuple(c) for slot, c in saved["closest"].items()}
+        self.prior_seconds = saved["seconds"]
+        self.rss = {int(slot): [(t - self.prior_seconds, kb) for t, kb in samples]
+                    for slot, samples in saved["rss"].items()}
+        self.prior_games = self.games
+        self.segments = saved["segments"] + 1
 
     def absorb(self, players):
         for p in players:
@@ -474,6 +516,60 @@ def options_for(args, config):
     return options + match.parse_options(args.option)
 
 
+def file_sha256(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def run_settings(args, name):
+    """What a resumed configuration must share with its earlier segments for the sum to mean one run."""
+    program, *arguments = shlex.split(args.engine)
+    resolved = shutil.which(program) or program
+    try:
+        engine_hash = file_sha256(resolved)
+    except OSError as e:
+        raise SystemExit(f"--state: cannot read the engine binary {resolved}: {e}")
+    return {
+        # The binary by content, so a copy of the same build elsewhere continues the run.
+        "config": name, "engine_sha256": engine_hash, "engine_arguments": arguments,
+        "openings_sha256": file_sha256(args.openings),
+        **{key: getattr(args, key) for key in ("byoyomi", "time", "inc", "hash", "option", "time_margin",
+                                                "max_plies", "resign_cp", "resign_moves")},
+    }
+
+
+class StateFile:
+    """One configuration's counts in --state DIR, rewritten atomically after every game."""
+
+    def __init__(self, directory, name, settings):
+        self.path = Path(directory) / f"{name}.json"
+        self.settings = settings
+
+    def load_into(self, tally):
+        if not self.path.exists():
+            return
+        try:
+            saved = json.loads(self.path.read_text())
+        except (OSError, ValueError) as e:
+            raise SystemExit(f"--state: {self.path} cannot be read ({e}); move it away to start afresh")
+        differ = sorted(k for k in set(saved.get("settings", {})) | set(self.settings)
+                        if saved.get("settings", {}).get(k) != self.settings.get(k))
+        if differ:
+            raise SystemExit(f"--state: {self.path} was played with other settings ({', '.join(differ)}); "
+                             "use another --state directory or move the file away")
+        tally.resume_from(saved)
+        print(f"  continuing from {self.path}: {tally.games} games in {tally.segments - 1} segment(s), "
+              f"{tally.prior_seconds / 60:.1f} minutes", flush=True)
+
+    def save(self, tally):
+        partial = self.path.with_suffix(".json.partial")
+        partial.write_text(json.dumps(tally.to_json(self.settings)))
+        os.replace(partial, self.path)
+
+
 def run_config(args, name, openings):
     config = CONFIGS[name]
     tally = Tally(name)
@@ -481,6 +577,14 @@ def run_config(args, name, openings):
     print(f"== {name}: {', '.join(f'{k} {v}' for k, v in options)}; "
           + (f"{args.time} ms + {args.inc} ms a move" if config["clock"] == "fischer"
              else f"byoyomi {args.byoyomi} ms") + f"; {args.games} games", flush=True)
+    state = StateFile(args.state, name, run_settings(args, name)) if args.state else None
+    if state:
+        state.load_into(tally)
+        if tally.games >= args.games:
+            print(f"  already played {tally.games} games", flush=True)
+            tally.segments -= 1
+            tally.finished = tally.started
+            return tally
 
     def start_players():
         return [Player(args.engine, f"{name}-{i + 1}", options, args.debug_log) for i in range(2)]
@@ -490,7 +594,7 @@ def run_config(args, name, openings):
     sampler = threading.Thread(target=sample_rss, args=(box, tally, args.rss_every, stop), daemon=True)
     sampler.start()
     try:
-        play_games(args, name, config, box, start_players, tally, openings)
+        play_games(args, name, config, box, start_players, tally, openings, state)
     except KeyboardInterrupt:
         tally.interrupted = True
     finally:
@@ -505,9 +609,9 @@ def run_config(args, name, openings):
     return tally
 
 
-def play_games(args, name, config, box, start_players, tally, openings):
+def play_games(args, name, config, box, start_players, tally, openings, state):
     deadline = tally.started + args.max_minutes * 60 if args.max_minutes else None
-    for number in range(1, args.games + 1):
+    for number in range(tally.games + 1, args.games + 1):
         if deadline and time.monotonic() > deadline:
             print(f"  --max-minutes reached after {tally.games} games", flush=True)
             return
@@ -537,8 +641,10 @@ def play_games(args, name, config, box, start_players, tally, openings):
             tally.draws += 1
         else:
             tally.wins[winner] += 1
+        if state:
+            state.save(tally)
         elapsed = time.monotonic() - tally.started
-        rate = tally.games / elapsed
+        rate = (tally.games - tally.prior_games) / elapsed
         eta = (args.games - tally.games) / rate if rate > 0 else 0
         rss = "/".join(f"{s[-1][1] // 1024}" for s in tally.rss.values() if s) or "-"
         print(
@@ -564,7 +670,7 @@ def print_summary(tallies):
     head = ["config", "games", "moves", "plies/game", "B/W/D", "time losses", "host time losses",
             "closest (ms spare)", f"host steal (max ms, moves >= {STEALTHY_MS})", "illegal",
             "answers/go", "extra", "missing", "exits", "ponder hit/miss",
-            "RSS MB engine 1 (first/mid/last)", "RSS MB engine 2", "minutes"]
+            "RSS MB engine 1 (first/mid/last)", "RSS MB engine 2", "segments", "minutes"]
     rows = []
     for t in tallies:
         closest = ", ".join(
@@ -580,7 +686,7 @@ def print_summary(tallies):
             f"{t.illegal}+{t.illegal_ponder}",
             f"{t.answers}/{t.gos}", str(t.extra), str(t.missing), str(len(t.exits)),
             f"{t.ponderhits}/{t.pondermisses}", rss_summary(t.rss[0]), rss_summary(t.rss[1]),
-            f"{((t.finished or time.monotonic()) - t.started) / 60:.1f}",
+            str(t.segments), f"{t.seconds() / 60:.1f}",
         ])
     widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
     print()
@@ -614,9 +720,11 @@ def main():
     parser.add_argument("--openings", default=str(SCRIPT_DIR / "openings.sfen"))
     parser.add_argument("--rss-every", type=float, default=5.0, help="seconds between RSS samples")
     parser.add_argument("--debug-log", help="directory for the engines' RUST_LOG=tokin::search=debug stderr")
+    parser.add_argument("--state", help="directory of resumable counts, one file per configuration")
     args = parser.parse_args()
-    if args.debug_log:
-        Path(args.debug_log).mkdir(parents=True, exist_ok=True)
+    for directory in (args.debug_log, args.state):
+        if directory:
+            Path(directory).mkdir(parents=True, exist_ok=True)
     openings = match.load_openings(args.openings)
     tallies = []
     for name in args.config or list(CONFIGS):
