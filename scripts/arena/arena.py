@@ -15,7 +15,8 @@ resume from), and after it the report (report.txt, records/*.csa and *.kif).
 The settings (clock, bounds, margins, adjudication) live in the YAML files beside this script;
 arena.py only fills in paths. Anything after `--` goes to `shogiarena run` unchanged, e.g.
 `arena.py gauntlet -- --tournament games_per_pair=10` or `-- --rules time_control.byoyomi_ms=3000`.
-Run it again with the same --run-dir to resume an interrupted run.
+Run it again with the same --run-dir to resume an interrupted run; `spsa --state FILE --minutes M`
+plays M minutes of a long SPSA run and saves it in FILE, to commit and continue in a later sitting.
 
 --instances FILE (sprt, gauntlet) plays on the machines that ShogiArena instance file names, over
 SSH: see README "Remote workers".
@@ -27,7 +28,10 @@ import math
 import os
 import re
 import shutil
+import signal
 import sqlite3
+import tarfile
+import tempfile
 import subprocess
 import sys
 from pathlib import Path
@@ -140,19 +144,54 @@ def prepare(run_dir, config, engines, instances=None):
     (run_dir / "openings.txt").write_text("\n".join(opening_lines()) + "\n")
 
 
-def shogiarena(mode, run_dir, extra):
-    """Runs `shogiarena run MODE` on run_dir/config.yaml with its state in run_dir/arena."""
+def shogiarena(mode, run_dir, extra, minutes=None):
+    """Runs `shogiarena run MODE` on run_dir/config.yaml with its state in run_dir/arena.
+
+    With `minutes`, the run is interrupted (SIGINT, as Ctrl-C: ShogiArena ends its games and
+    keeps its state) after that long, and so is it when this script is interrupted; either way
+    this returns once ShogiArena has exited, so the caller can save the state."""
     exe = Path(sys.prefix) / "bin" / "shogiarena"
     cmd = [exe, "--output-dir", run_dir / "output", "run", mode, run_dir / "config.yaml"]
     cmd += ["--run-dir", run_dir / "arena"] + list(extra)
     # The venv's bin first: remote runs call `uv` (installed there) to build the worker bundle.
     env = dict(os.environ, PATH=f"{exe.parent}{os.pathsep}{os.environ.get('PATH', '')}")
-    run(cmd, cwd=run_dir, env=env)
+    if minutes is None:
+        run(cmd, cwd=run_dir, env=env)
+        return
+    print("+ " + " ".join(str(c) for c in cmd), file=sys.stderr)
+    child = subprocess.Popen([str(c) for c in cmd], cwd=run_dir, env=env)
+    try:
+        child.wait(timeout=minutes * 60)
+    except (subprocess.TimeoutExpired, KeyboardInterrupt):
+        print(f"arena.py: stopping ShogiArena ({minutes:g} minutes are up or interrupted)", file=sys.stderr)
+        child.send_signal(signal.SIGINT)
+        try:
+            child.wait(timeout=180)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
 
 
 def default_run_dir(mode):
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     return ROOT / "target" / "arena" / f"{mode}-{stamp}"
+
+
+def staged(binary):
+    """A copy of an engine binary alone in a folder named by its content hash
+    (target/arena/engines/<sha256[:16]>/NAME). ShogiArena keeps a copy of the engine's whole
+    folder with each run (for target/release, 140 MB of build products), and a run that resumes
+    must find the same bytes at the same path: a staged copy is both small and immune to rebuilds."""
+    import hashlib
+
+    binary = Path(binary).resolve()
+    digest = hashlib.sha256(binary.read_bytes()).hexdigest()[:16]
+    target = ROOT / "target" / "arena" / "engines" / digest / binary.name
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(binary, target.with_suffix(".tmp"))
+        os.replace(target.with_suffix(".tmp"), target)
+    return target
 
 
 def require(path, what):
@@ -442,6 +481,7 @@ def cmd_sprt(args, extra):
     base = Path(args.base_engine) if args.base_engine else build_ref(args.base)
     require(candidate, "candidate engine")
     require(base, "base engine")
+    candidate, base = staged(candidate), staged(base)
     run_dir = Path(args.run_dir or default_run_dir("sprt")).resolve()
     prepare(
         run_dir,
@@ -464,6 +504,7 @@ def cmd_gauntlet(args, extra):
     for name, path in peers.items():
         require(path, name)
     require(tokin, "tokin")
+    tokin = staged(tokin)
     run_dir = Path(args.run_dir or default_run_dir("gauntlet")).resolve()
     engines = {"tokin.yaml": engine_yaml("tokin.yaml", "tokin", tokin)}
     for name, path in peers.items():
@@ -476,11 +517,112 @@ def cmd_gauntlet(args, extra):
 def cmd_spsa(args, extra):
     tokin = Path(args.tokin) if args.tokin else build_tree(features="tune", target_dir=ROOT / "target" / "tune")
     require(tokin, "tuning build")
-    run_dir = Path(args.run_dir or default_run_dir("spsa")).resolve()
+    tokin = staged(tokin)
+    state = Path(args.state).resolve() if args.state else None
+    if args.run_dir:
+        run_dir = Path(args.run_dir).resolve()
+    elif state:
+        # One fixed place per state file: ShogiArena's resume checks the run's paths.
+        run_dir = ROOT / "target" / "arena" / f"spsa-{state.name.split('.')[0]}"
+    else:
+        run_dir = default_run_dir("spsa")
+    if state and state.exists() and not (run_dir / "arena").exists():
+        restore_spsa_state(state, run_dir / "arena", tokin)
     prepare(run_dir, "spsa.yaml", {"tokin.yaml": engine_yaml("tokin-fast.yaml", "tokin", tokin)})
     shutil.copy(HERE / "spsa-space.yaml", run_dir / "spsa-space.yaml")
-    shogiarena("spsa", run_dir, extra)
+    shogiarena("spsa", run_dir, extra, minutes=args.minutes)
+    if state:
+        save_spsa_state(run_dir / "arena", state, tokin)
     spsa_result(run_dir)
+
+
+# What of an SPSA run's directory its state file leaves out, all of it written and never read back
+# by a run that resumes: the engines' transcripts and logs, the per-game execution specs, the
+# ledger's JSON projections (spsa/index.json, events.jsonl: ShogiArena writes them anew from the
+# ledger when it starts), the variants log, and in game.db the games' moves and their metadata JSON
+# (6 kB a game). What the run resumes from is the ledger (spsa/ledger.sqlite3: every game's result
+# and the parameters it was played with, every update) and state.json; on resume ShogiArena checks
+# the ledger against game.db's games, their results and participants, which the file keeps. So the
+# file grows by about 0.3 kB a game.
+ENGINE_COPIES = "engine-copies.json"
+SPSA_STATE_SKIP = {
+    "transcripts", "replay-transcripts", "logs", "dashboard", "html", "static", "game_execution_specs",
+    "index.json", "events.jsonl", "variants.jsonl",
+}
+
+
+def save_spsa_state(arena_dir, state, tokin):
+    """Packs the SPSA run in `arena_dir` into `state` (a .tar.xz, replaced atomically), small
+    enough to commit: a run longer than one sitting continues from it on another day or machine.
+    ShogiArena's copies of the engine binary are left out, their hashes kept in ENGINE_COPIES:
+    the binary is rebuilt from the same commit (the release build is reproducible) and put back."""
+    import hashlib
+    import json
+
+    tokin_bytes = Path(tokin).read_bytes()
+    with tempfile.TemporaryDirectory(dir=state.parent) as tmp:
+        copy = Path(tmp) / "arena"
+        for db in arena_dir.rglob("*.sqlite3"):
+            checkpoint_sqlite(db)
+        checkpoint_sqlite(arena_dir / "game.db")
+        shutil.copytree(
+            arena_dir, copy, ignore=lambda d, names: [n for n in names if n in SPSA_STATE_SKIP or n.endswith(("-wal", "-shm"))]
+        )
+        copies = {}
+        for path in sorted(copy.rglob("*")):
+            if path.is_file() and path.stat().st_size == len(tokin_bytes) and path.read_bytes() == tokin_bytes:
+                copies[str(path.relative_to(copy))] = hashlib.sha256(tokin_bytes).hexdigest()
+                path.unlink()
+        (copy / ENGINE_COPIES).write_text(json.dumps(copies, indent=1) + "\n")
+        db = sqlite3.connect(copy / "game.db")
+        with db:
+            db.execute("delete from game_move")
+            db.execute("update game set metadata_attributes_json = null")
+        db.close()
+        for path in [copy / "game.db", *copy.rglob("*.sqlite3")]:
+            db = sqlite3.connect(path)
+            db.execute("vacuum")
+            db.close()
+        # xz: a third smaller than gzip on these repetitive JSON-in-SQLite pages.
+        packed = Path(tmp) / "state.tar.xz"
+        with tarfile.open(packed, "w:xz") as tar:
+            for path in sorted(copy.rglob("*")):
+                tar.add(path, arcname=str(path.relative_to(copy)), recursive=False)
+        os.replace(packed, state)
+    print(f"SPSA state saved to {state} ({state.stat().st_size / 1e6:.2f} MB)", file=sys.stderr)
+
+
+def restore_spsa_state(state, arena_dir, tokin):
+    """Unpacks a state file written by save_spsa_state into `arena_dir`, putting the engine binary
+    back where ShogiArena had its copies; refuses a binary other than the one the run began with."""
+    import hashlib
+    import json
+
+    print(f"SPSA state: continuing the run saved in {state}", file=sys.stderr)
+    tokin_bytes = Path(tokin).read_bytes()
+    digest = hashlib.sha256(tokin_bytes).hexdigest()
+    with tarfile.open(state, "r:*") as tar:
+        copies = json.loads(tar.extractfile(ENGINE_COPIES).read())
+        for wanted in set(copies.values()):
+            if wanted != digest:
+                sys.exit(
+                    f"arena.py: {state} was played by a binary with sha256 {wanted}, {tokin} has {digest}: "
+                    "build the commit that began the run (README, SPSA) with the same toolchain"
+                )
+        arena_dir.mkdir(parents=True)
+        tar.extractall(arena_dir, filter="data")
+    for relative in copies:
+        target = arena_dir / relative
+        target.write_bytes(tokin_bytes)
+        target.chmod(0o755)
+
+
+def checkpoint_sqlite(path):
+    """Moves a write-ahead log's pages into the database file, so the file alone is complete."""
+    if path.exists():
+        db = sqlite3.connect(path)
+        db.execute("pragma wal_checkpoint(truncate)")
+        db.close()
 
 
 def spsa_result(run_dir):
@@ -549,6 +691,10 @@ def main():
     p = sub.add_parser("spsa", help="tune the search parameters with a --features tune build")
     p.add_argument("--tokin", help="tuning binary (default: build this tree with --features tune)")
     p.add_argument("--run-dir")
+    p.add_argument("--state", metavar="FILE.tar.xz",
+                   help="continue the run saved in FILE (if it exists) and save it there at the end (commit it: "
+                   "a run of many hours continues across sittings and machines)")
+    p.add_argument("--minutes", type=float, help="stop the run after this long (it resumes where it stopped)")
     p.set_defaults(func=cmd_spsa)
 
     p = sub.add_parser("report", help="Elo table, endings and CSA/KIF records of a finished run")
