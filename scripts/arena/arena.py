@@ -24,16 +24,18 @@ SSH: see README "Remote workers".
 
 import argparse
 import datetime
+import hashlib
+import json
 import math
 import os
 import re
 import shutil
 import signal
 import sqlite3
-import tarfile
-import tempfile
 import subprocess
 import sys
+import tarfile
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -182,8 +184,6 @@ def staged(binary):
     (target/arena/engines/<sha256[:16]>/NAME). ShogiArena keeps a copy of the engine's whole
     folder with each run (for target/release, 140 MB of build products), and a run that resumes
     must find the same bytes at the same path: a staged copy is both small and immune to rebuilds."""
-    import hashlib
-
     binary = Path(binary).resolve()
     digest = hashlib.sha256(binary.read_bytes()).hexdigest()[:16]
     target = ROOT / "target" / "arena" / "engines" / digest / binary.name
@@ -455,7 +455,6 @@ def elo_text(e):
 
 
 def sprt_state(arena_dir):
-    import json
 
     state = arena_dir / "state.json"
     if not state.exists():
@@ -556,9 +555,10 @@ def save_spsa_state(arena_dir, state, tokin):
     enough to commit: a run longer than one sitting continues from it on another day or machine.
     ShogiArena's copies of the engine binary are left out, their hashes kept in ENGINE_COPIES:
     the binary is rebuilt from the same commit (the release build is reproducible) and put back."""
-    import hashlib
-    import json
-
+    if not (arena_dir / "spsa" / "ledger.sqlite3").exists():
+        print(f"arena.py: {arena_dir} holds no SPSA ledger (the run never began): {state} not written", file=sys.stderr)
+        return
+    state.parent.mkdir(parents=True, exist_ok=True)
     tokin_bytes = Path(tokin).read_bytes()
     with tempfile.TemporaryDirectory(dir=state.parent) as tmp:
         copy = Path(tmp) / "arena"
@@ -595,14 +595,15 @@ def save_spsa_state(arena_dir, state, tokin):
 def restore_spsa_state(state, arena_dir, tokin):
     """Unpacks a state file written by save_spsa_state into `arena_dir`, putting the engine binary
     back where ShogiArena had its copies; refuses a binary other than the one the run began with."""
-    import hashlib
-    import json
-
     print(f"SPSA state: continuing the run saved in {state}", file=sys.stderr)
     tokin_bytes = Path(tokin).read_bytes()
     digest = hashlib.sha256(tokin_bytes).hexdigest()
-    with tarfile.open(state, "r:*") as tar:
+    try:
+        tar = tarfile.open(state, "r:*")
         copies = json.loads(tar.extractfile(ENGINE_COPIES).read())
+    except (tarfile.TarError, KeyError, ValueError, OSError) as e:
+        sys.exit(f"arena.py: {state} is not an SPSA state file written by arena.py ({e})")
+    with tar:
         for wanted in set(copies.values()):
             if wanted != digest:
                 sys.exit(
@@ -627,8 +628,6 @@ def checkpoint_sqlite(path):
 
 def spsa_result(run_dir):
     """Writes and prints the tuned values next to the defaults (run_dir/report.txt)."""
-    import json
-
     spsa = run_dir / "arena" / "spsa"
     current = spsa / "current.json"
     if not current.exists():
