@@ -280,9 +280,18 @@ struct LearnCli {
     /// The network file to write.
     #[arg(long)]
     output: PathBuf,
-    /// Network shape: 64x2-32-32 (Tokin's own size, 16 MB) or 256x2-32-32 (the standard nn.bin).
-    #[arg(long, default_value = "64x2-32-32")]
-    arch: tokin::eval::nnue::Architecture,
+    /// Network shape: 64x2-32-32 (Tokin's own size, 16 MB) or 256x2-32-32 (the standard nn.bin)
+    /// [default: 64x2-32-32, or the shape of --init].
+    #[arg(long)]
+    arch: Option<tokin::eval::nnue::Architecture>,
+    /// Start from this network file instead of random weights: the last generation's network, or
+    /// anyone's of a shape the engine evaluates (fine-tuning it on this data).
+    #[arg(long)]
+    init: Option<PathBuf>,
+    /// The FV_SCALE the --init network was made for; the networks written are for 16.
+    #[arg(long, default_value_t = tokin::eval::nnue::DEFAULT_FV_SCALE,
+          value_parser = clap::value_parser!(i32).range(1..=128))]
+    init_fv_scale: i32,
     #[arg(long, default_value_t = 20)]
     epochs: u32,
     /// Samples per Adam step.
@@ -335,6 +344,8 @@ impl LearnCli {
             data: self.data,
             output: self.output,
             architecture: self.arch,
+            init: self.init,
+            init_fv_scale: self.init_fv_scale,
             epochs: self.epochs,
             validation: self
                 .validation

@@ -55,6 +55,21 @@ fn learn(data: &Path, output: &Path, extra: &[&str]) -> std::process::Output {
     tokin(&args)
 }
 
+/// The number that follows the last `marker` in `text`.
+fn number_after(text: &str, marker: &str) -> f64 {
+    let at = text
+        .rfind(marker)
+        .unwrap_or_else(|| panic!("no {marker:?} in {text}"))
+        + marker.len();
+    let digits: String = text[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    digits
+        .parse()
+        .unwrap_or_else(|_| panic!("no number after {marker:?} in {text}"))
+}
+
 fn text(out: &std::process::Output) -> String {
     format!(
         "{}{}",
@@ -83,6 +98,49 @@ fn a_trained_network_loads_and_plays_and_a_run_resumes() {
         "{report}"
     );
     assert!(!report.contains("epoch 1:"), "{report}");
+    // The next run starts from that network (--init): before its first step it is the network
+    // the last run kept, so its epoch-0 validation loss is that network's, up to quantisation.
+    let first = d.join("first.bin");
+    let out = learn(&data, &first, &["--epochs", "1", "--validation", "0.5"]);
+    let kept: f64 = number_after(&text(&out), "validation loss ");
+    let tuned = d.join("tuned.bin");
+    let init = ["--epochs", "1", "--validation", "0.5", "--init"];
+    let out = learn(
+        &data,
+        &tuned,
+        &[&init[..], &[first.to_str().unwrap()]].concat(),
+    );
+    let report = text(&out);
+    assert!(out.status.success(), "{report}");
+    assert!(report.contains("starting from"), "{report}");
+    let start: f64 = number_after(&report, "epoch 0: validation loss ");
+    assert!((start - kept).abs() < 2e-3, "{start} vs {kept}: {report}");
+    assert!(report.contains("(results alone "), "{report}");
+    assert_eq!(std::fs::metadata(&tuned).unwrap().len(), 16_055_401);
+    for (flags, says) in [
+        (
+            vec!["--arch", "256x2-32-32"],
+            "is a HalfKP 64x2-32-32 network",
+        ),
+        (vec!["--init-fv-scale", "0"], "--init-fv-scale"),
+    ] {
+        let mut all = vec!["--epochs", "1", "--init", net.to_str().unwrap()];
+        all.extend(flags.iter().copied());
+        let out = learn(&data, &d.join("refused.bin"), &all);
+        assert!(!out.status.success(), "{flags:?}");
+        assert!(text(&out).contains(says), "{flags:?}: {}", text(&out));
+    }
+    let out = learn(
+        &data,
+        &d.join("refused.bin"),
+        &["--init", data.to_str().unwrap()],
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("--init") && text(&out).contains("data.bin"),
+        "{}",
+        text(&out)
+    );
     // The engine loads it and plays.
     let mut c = Client::spawn();
     c.send(&format!("setoption name EvalFile value {}", net.display()));

@@ -226,6 +226,63 @@ impl Model {
         Some((raw, clamped))
     }
 
+    /// The float model of an integer network, to train further from it: every weight is its
+    /// integer over the scale `quantize` multiplies by, the factoriser starts at zero (the file's
+    /// rows already hold what it would learn), so that `quantize` gives the same integers back.
+    /// `fv_scale` is the file's FV_SCALE: the output layer is rescaled so that the model evaluates
+    /// as the file does at that scale, in the units of the networks this trainer writes
+    /// (`DEFAULT_FV_SCALE`). Returns the model and how many output weights left the range a
+    /// `DEFAULT_FV_SCALE` file holds (clipped at the first step; only a scale below the default
+    /// does that); `None` when memory is short.
+    pub fn from_raw(raw: &RawNetwork, fv_scale: i32) -> Option<(Model, u64)> {
+        let a = raw.architecture;
+        let Architecture { l1, l2, l3 } = a;
+        let mut ft = LargeTable::try_zeroed(DIMENSIONS * l1)?;
+        for (w, &q) in ft.iter_mut().zip(raw.transformer_weights.iter()) {
+            *w = f32::from(q) / ACTIVATION_SCALE;
+        }
+        let hidden = |biases: &[i32], weights: &[i8], inputs: usize| {
+            let stride = padded(inputs);
+            let w: Vec<f32> = (0..biases.len() * inputs)
+                .map(|k| f32::from(weights[k / inputs * stride + k % inputs]) / WEIGHT_SCALE)
+                .collect();
+            let b: Vec<f32> = biases
+                .iter()
+                .map(|&q| q as f32 / (WEIGHT_SCALE * ACTIVATION_SCALE))
+                .collect();
+            (w, b)
+        };
+        let (w1, b1) = hidden(&raw.hidden1_biases, &raw.hidden1_weights, 2 * l1);
+        let (w2, b2) = hidden(&raw.hidden2_biases, &raw.hidden2_weights, l2);
+        // The file's evaluation is its integer output over `fv_scale`; ours over the default.
+        let rescale = DEFAULT_FV_SCALE as f32 / fv_scale as f32;
+        let w3: Vec<f32> = raw.output_weights[..l3]
+            .iter()
+            .map(|&q| f32::from(q) / output_weight_scale() * rescale)
+            .collect();
+        let limit = output_weight_limit();
+        let out_of_range = w3.iter().filter(|w| w.abs() > limit * 1.0001).count() as u64;
+        let b3 = raw.output_bias as f32 / (EVAL_SCALE * DEFAULT_FV_SCALE as f32) * rescale;
+        let model = Model {
+            architecture: a,
+            ft,
+            factor: vec![0.0; FE_END as usize * l1],
+            ft_bias: raw
+                .transformer_biases
+                .iter()
+                .map(|&q| f32::from(q) / ACTIVATION_SCALE)
+                .collect(),
+            w1,
+            b1,
+            w2,
+            b2,
+            w3,
+            b3: vec![b3],
+        };
+        debug_assert_eq!(model.w2.len(), l3 * l2);
+        Some((model, out_of_range))
+    }
+
     /// The tensors in a fixed order (for the optimiser's state and the checkpoint file), the
     /// transformer table first.
     pub fn dense_tensors_mut(&mut self) -> [&mut Vec<f32>; 8] {

@@ -5,7 +5,7 @@
 use super::*;
 use crate::core::movegen::legal_moves;
 use crate::core::{Position, Variant};
-use crate::eval::nnue::{Accumulator, Architecture, Network, Nnue};
+use crate::eval::nnue::{Accumulator, Architecture, Network, Nnue, RawNetwork};
 use crate::eval::{Evaluator, HandWritten};
 use crate::rng::Rng;
 use std::sync::Arc;
@@ -80,17 +80,9 @@ fn training_lowers_the_loss_on_held_out_samples() {
     );
 }
 
-/// The quantised network, run by the engine's integer code, gives the float model's evaluation
-/// up to rounding.
-#[test]
-fn the_quantised_network_evaluates_as_the_float_model() {
-    let train = samples(3, 1500);
-    let mut t = Trainer::new(TINY, config(1)).unwrap();
-    for _ in 0..3 {
-        t.train_epoch(&train, &mut |_| {});
-    }
-    let (raw, clamped) = t.model.quantize().unwrap();
-    assert_eq!(clamped, 0);
+/// The mean |float - integer| evaluation of `model` and the network `raw` the engine runs, over
+/// positions of random play, and the mean |evaluation|.
+fn float_against_integer(model: &Model, raw: RawNetwork) -> (f64, f64) {
     let nnue = Nnue::new(Arc::new(Network::<64, 8, 8>::from_raw(raw).unwrap()), 16);
     let mut act = model::Activations::new(TINY);
     let mut rng = Rng::new(9);
@@ -107,7 +99,7 @@ fn the_quantised_network_evaluates_as_the_float_model() {
         let Some(sample) = Sample::new(&pos, 0, 0) else {
             continue;
         };
-        t.model.forward(&sample, &mut act);
+        model.forward(&sample, &mut act);
         let float_eval = f64::from(act.out * model::EVAL_SCALE);
         let mut acc = Accumulator::ZERO;
         nnue.refresh(&pos, &mut acc);
@@ -116,11 +108,110 @@ fn the_quantised_network_evaluates_as_the_float_model() {
         spread += float_eval.abs();
         n += 1;
     }
-    let (mean_error, mean_size) = (total / n as f64, spread / n as f64);
+    (total / n as f64, spread / n as f64)
+}
+
+/// The quantised network, run by the engine's integer code, gives the float model's evaluation
+/// up to rounding.
+#[test]
+fn the_quantised_network_evaluates_as_the_float_model() {
+    let train = samples(3, 1500);
+    let mut t = Trainer::new(TINY, config(1)).unwrap();
+    for _ in 0..3 {
+        t.train_epoch(&train, &mut |_| {});
+    }
+    let (raw, clamped) = t.model.quantize().unwrap();
+    assert_eq!(clamped, 0);
+    let (mean_error, mean_size) = float_against_integer(&t.model, raw);
     assert!(mean_size > 20.0, "a model that says something: {mean_size}");
     assert!(
         mean_error < 8.0,
         "mean |float - int| {mean_error} (evals ~{mean_size})"
+    );
+}
+
+fn same_network(a: &RawNetwork, b: &RawNetwork) -> bool {
+    a.architecture == b.architecture
+        && a.transformer_biases == b.transformer_biases
+        && a.transformer_weights[..] == b.transformer_weights[..]
+        && a.hidden1_biases == b.hidden1_biases
+        && a.hidden1_weights == b.hidden1_weights
+        && a.hidden2_biases == b.hidden2_biases
+        && a.hidden2_weights == b.hidden2_weights
+        && a.output_bias == b.output_bias
+        && a.output_weights == b.output_weights
+}
+
+/// A network file read back into a float model (`--init`) is the same network: it quantises to
+/// the same integers, evaluates as the engine does, trains on from there, and a file made for
+/// another FV_SCALE is rescaled into the units of the files the trainer writes.
+#[test]
+fn a_network_file_becomes_the_float_model_it_came_from() {
+    let train = samples(6, 1200);
+    let mut t = Trainer::new(TINY, config(1)).unwrap();
+    t.train_epoch(&train, &mut |_| {});
+    let (raw, _) = t.model.quantize().unwrap();
+    let (model, out_of_range) = Model::from_raw(&raw, 16).unwrap();
+    assert_eq!(out_of_range, 0);
+    assert_eq!(model.factor.iter().filter(|&&f| f != 0.0).count(), 0);
+    let (again, clamped) = model.quantize().unwrap();
+    assert_eq!(clamped, 0);
+    assert!(same_network(&raw, &again), "read back and written again");
+    let (mean_error, mean_size) = float_against_integer(&model, again);
+    assert!(mean_size > 20.0, "a model that says something: {mean_size}");
+    assert!(
+        mean_error < 8.0,
+        "mean |float - int| {mean_error} (evals ~{mean_size})"
+    );
+    // At FV_SCALE 32 the file's evaluations are half as large, and so are the model's.
+    let (halved, _) = Model::from_raw(&raw, 32).unwrap();
+    let mut act = model::Activations::new(TINY);
+    for s in &train[..50] {
+        model.forward(s, &mut act);
+        let full = act.out;
+        halved.forward(s, &mut act);
+        assert!((act.out * 2.0 - full).abs() < 1e-4, "{} vs {full}", act.out);
+    }
+    // Training goes on from it: the loss it starts with is the trained model's, and falls.
+    let mut from_file = Trainer::around(model, config(1)).unwrap();
+    let start = from_file.loss(&train);
+    assert!(
+        (start - t.loss(&train)).abs() < 0.01,
+        "{start} vs {}",
+        t.loss(&train)
+    );
+    from_file.train_epoch(&train, &mut |_| {});
+    assert!(
+        from_file.loss(&train) < start,
+        "{start} -> {}",
+        from_file.loss(&train)
+    );
+}
+
+/// The result-only loss ignores the scores: it is the loss of a blend with lambda 0.
+#[test]
+fn the_results_alone_loss_is_the_lambda_zero_loss() {
+    let train = samples(7, 600);
+    let mut t = Trainer::new(TINY, config(1)).unwrap();
+    t.train_epoch(&train, &mut |_| {});
+    let (raw, _) = t.model.quantize().unwrap();
+    let copy = |lambda| {
+        let (model, _) = Model::from_raw(&raw, 16).unwrap();
+        Trainer::around(
+            model,
+            TrainConfig {
+                lambda,
+                ..config(1)
+            },
+        )
+        .unwrap()
+    };
+    let (blend, results) = copy(1.0).losses(&train);
+    assert_eq!(blend, copy(1.0).loss(&train));
+    assert!((copy(0.0).loss(&train) - results).abs() < 1e-9);
+    assert!(
+        (blend - results).abs() > 1e-3,
+        "the scores count in the blend: {blend} vs {results}"
     );
 }
 

@@ -122,7 +122,8 @@ impl Trainer {
         Trainer::around(model, config)
     }
 
-    fn around(model: Model, config: TrainConfig) -> Result<Trainer, TrainError> {
+    /// A trainer that starts from `model` (e.g. [`Model::from_raw`] of an existing network).
+    pub fn around(model: Model, config: TrainConfig) -> Result<Trainer, TrainError> {
         let a = model.architecture;
         let memory = || TrainError::Memory(a);
         let table = || LargeTable::<f32>::try_zeroed(DIMENSIONS * a.l1).ok_or_else(memory);
@@ -311,31 +312,43 @@ impl Trainer {
 
     /// The mean loss over `samples`, without learning.
     pub fn loss(&self, samples: &[Sample]) -> f64 {
+        self.losses(samples).0
+    }
+
+    /// The mean loss over `samples` against the training target, and against the games' results
+    /// alone (lambda 0): the second says how well the network predicts the games, whatever
+    /// taught it, so networks trained on different targets compare on it.
+    pub fn losses(&self, samples: &[Sample]) -> (f64, f64) {
         let a = self.model.architecture;
         let config = &self.config;
         let model = &self.model;
         let chunk = samples.len().div_ceil(self.threads.len()).max(1);
-        let sums: Vec<f64> = self.pool.install(|| {
+        let sums: Vec<(f64, f64)> = self.pool.install(|| {
             samples
                 .par_chunks(chunk)
                 .map(|part| {
                     let mut act = Activations::new(a);
-                    part.iter()
-                        .map(|s| {
-                            model.forward(s, &mut act);
-                            let p = sigmoid(act.out * EVAL_SCALE / config.scale);
-                            cross_entropy(p, s.target(config.scale, config.lambda))
-                        })
-                        .sum::<f64>()
+                    part.iter().fold((0.0, 0.0), |(blend, results), s| {
+                        model.forward(s, &mut act);
+                        let p = sigmoid(act.out * EVAL_SCALE / config.scale);
+                        (
+                            blend + cross_entropy(p, s.target(config.scale, config.lambda)),
+                            results + cross_entropy(p, s.target(config.scale, 0.0)),
+                        )
+                    })
                 })
                 .collect()
         });
-        sums.iter().sum::<f64>() / samples.len().max(1) as f64
+        let n = samples.len().max(1) as f64;
+        let (blend, results) = sums
+            .iter()
+            .fold((0.0, 0.0), |(a, b), &(x, y)| (a + x, b + y));
+        (blend / n, results / n)
     }
 }
 
 /// `-(t ln p + (1 - t) ln (1 - p))`, with `p` kept off 0 and 1.
-fn cross_entropy(p: f32, t: f32) -> f64 {
+pub fn cross_entropy(p: f32, t: f32) -> f64 {
     let p = f64::from(p).clamp(1e-7, 1.0 - 1e-7);
     let t = f64::from(t);
     -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())

@@ -6,7 +6,8 @@
 use crate::eval::nnue::{self, Architecture, RawNetwork};
 use crate::eval::{Evaluator, HandWritten};
 use crate::learn::sample::sigmoid;
-use crate::learn::{Progress, Sample, TrainConfig, TrainError, Trainer};
+use crate::learn::train::cross_entropy;
+use crate::learn::{Model, Progress, Sample, TrainConfig, TrainError, Trainer};
 use crate::psv::shuffle::{BlockSplit, SPLIT_BLOCK};
 use crate::psv::PsvReader;
 use crate::usi::progress::{format_duration, ProgressLine};
@@ -26,6 +27,8 @@ pub enum LearnError {
     NoValidationData(String),
     #[error("{path}: {source}")]
     Write { path: String, source: io::Error },
+    #[error("--init {0}")]
+    Init(#[from] nnue::LoadError),
     #[error("output: {0}")]
     Io(#[from] io::Error),
 }
@@ -35,7 +38,13 @@ pub enum LearnError {
 pub struct LearnArgs {
     pub data: Vec<PathBuf>,
     pub output: PathBuf,
-    pub architecture: Architecture,
+    /// The shape to train (default [`DEFAULT_ARCHITECTURE`], or the shape of `init`).
+    pub architecture: Option<Architecture>,
+    /// A network file to start from instead of random weights (a previous generation's, or
+    /// anyone's network of a shape the engine evaluates).
+    pub init: Option<PathBuf>,
+    /// The FV_SCALE `init` was made for (its evaluation is its output divided by this).
+    pub init_fv_scale: i32,
     pub epochs: u32,
     /// Fraction of the data held out for validation (by blocks of consecutive records, so that a
     /// game's positions stay on one side).
@@ -55,12 +64,17 @@ impl LearnArgs {
     fn validate(&self) -> Result<(), LearnError> {
         let bad = |text: String| Err(LearnError::Options(text));
         let c = &self.config;
-        if !nnue::SUPPORTED.contains(&self.architecture) {
+        if let Some(a) = self.architecture.filter(|a| !nnue::SUPPORTED.contains(a)) {
             let known: Vec<String> = nnue::SUPPORTED.iter().map(|a| a.to_string()).collect();
             return bad(format!(
-                "--arch {}: the engine evaluates {}",
-                self.architecture,
+                "--arch {a}: the engine evaluates {}",
                 known.join(", ")
+            ));
+        }
+        if !(1..=128).contains(&self.init_fv_scale) {
+            return bad(format!(
+                "--init-fv-scale {} is not between 1 and 128",
+                self.init_fv_scale
             ));
         }
         if self.data.is_empty() {
@@ -168,19 +182,67 @@ pub fn split(
     (train, held, held_baseline)
 }
 
-/// The loss the hand-written evaluation would have on `samples` as the model's output: a
-/// network is worth its speed once its validation loss is below this.
-fn baseline_loss(samples: &[Sample], scores: &[i16], config: &TrainConfig) -> f64 {
-    let total: f64 = samples
-        .iter()
-        .zip(scores)
-        .map(|(s, &score)| {
-            let p = f64::from(sigmoid(f32::from(score) / config.scale)).clamp(1e-7, 1.0 - 1e-7);
-            let t = f64::from(s.target(config.scale, config.lambda));
-            -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
-        })
-        .sum();
-    total / samples.len().max(1) as f64
+/// The losses the hand-written evaluation would have on `samples` as the model's output, against
+/// the training target and against the results alone (as [`Trainer::losses`]): a network is worth
+/// its speed once its validation losses are below these.
+fn baseline_losses(samples: &[Sample], scores: &[i16], config: &TrainConfig) -> (f64, f64) {
+    let (blend, results) =
+        samples
+            .iter()
+            .zip(scores)
+            .fold((0.0, 0.0), |(blend, results), (s, &score)| {
+                let p = sigmoid(f32::from(score) / config.scale);
+                (
+                    blend + cross_entropy(p, s.target(config.scale, config.lambda)),
+                    results + cross_entropy(p, s.target(config.scale, 0.0)),
+                )
+            });
+    let n = samples.len().max(1) as f64;
+    (blend / n, results / n)
+}
+
+/// The shape a run trains when neither `--arch` nor `--init` says.
+pub const DEFAULT_ARCHITECTURE: Architecture = Architecture {
+    l1: 64,
+    l2: 32,
+    l3: 32,
+};
+
+/// A trainer starting from the network file `path`; prints what it loaded.
+fn trainer_from_network(
+    out: &mut dyn Write,
+    path: &Path,
+    args: &LearnArgs,
+) -> Result<Trainer, LearnError> {
+    let loaded = nnue::RawNetwork::load(path, nnue::SUPPORTED)?;
+    for warning in &loaded.warnings {
+        writeln!(out, "warning: --init {}: {warning}", path.display())?;
+    }
+    let a = loaded.raw.architecture;
+    if let Some(asked) = args.architecture.filter(|&asked| asked != a) {
+        return Err(LearnError::Options(format!(
+            "--arch {asked}, but --init {} is a {a} network",
+            path.display()
+        )));
+    }
+    let (model, out_of_range) =
+        Model::from_raw(&loaded.raw, args.init_fv_scale).ok_or(TrainError::Memory(a))?;
+    drop(loaded);
+    writeln!(
+        out,
+        "starting from {} ({a}, FV_SCALE {}); the networks written are for FV_SCALE {}",
+        path.display(),
+        args.init_fv_scale,
+        nnue::DEFAULT_FV_SCALE
+    )?;
+    if out_of_range > 0 {
+        writeln!(
+            out,
+            "warning: {out_of_range} output weights exceed what FV_SCALE {} holds and are clipped",
+            nnue::DEFAULT_FV_SCALE
+        )?;
+    }
+    Ok(Trainer::around(model, args.config.clone())?)
 }
 
 /// The lowest loss any evaluation can have on `samples`: the targets' own entropy.
@@ -217,20 +279,6 @@ pub fn learn(out: &mut dyn Write, args: &LearnArgs) -> Result<(), LearnError> {
         writeln!(out, "validation: {held_line}")?;
         (samples, held, held_baseline)
     };
-    writeln!(
-        out,
-        "{} for training, {} held out; {}, batch {}, lr {}, decay {} an epoch, lambda {}, scale {}, {} thread(s), seed {}",
-        train.len(),
-        held.len(),
-        args.architecture,
-        args.config.batch_size,
-        args.config.learning_rate,
-        args.config.lr_decay,
-        args.config.lambda,
-        args.config.scale,
-        args.config.threads,
-        args.config.seed
-    )?;
     let checkpoint = args.checkpoint_path();
     for file in [&args.output, &checkpoint] {
         if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -242,12 +290,11 @@ pub fn learn(out: &mut dyn Write, args: &LearnArgs) -> Result<(), LearnError> {
     }
     let mut trainer = if args.resume && checkpoint.exists() {
         let t = Trainer::resume(&checkpoint, args.config.clone())?;
-        if t.model.architecture != args.architecture {
+        if let Some(asked) = args.architecture.filter(|&a| a != t.model.architecture) {
             return Err(LearnError::Options(format!(
-                "{} holds a {} model, not {}",
+                "{} holds a {} model, not {asked}",
                 checkpoint.display(),
                 t.model.architecture,
-                args.architecture
             )));
         }
         writeln!(
@@ -257,19 +304,41 @@ pub fn learn(out: &mut dyn Write, args: &LearnArgs) -> Result<(), LearnError> {
             t.epoch
         )?;
         t
+    } else if let Some(init) = &args.init {
+        trainer_from_network(out, init, args)?
     } else {
-        Trainer::new(args.architecture, args.config.clone())?
+        let a = args.architecture.unwrap_or(DEFAULT_ARCHITECTURE);
+        Trainer::new(a, args.config.clone())?
     };
+    let architecture = trainer.model.architecture;
+    writeln!(
+        out,
+        "{} for training, {} held out; {}, batch {}, lr {}, decay {} an epoch, lambda {}, scale {}, {} thread(s), seed {}",
+        train.len(),
+        held.len(),
+        architecture,
+        args.config.batch_size,
+        args.config.learning_rate,
+        args.config.lr_decay,
+        args.config.lambda,
+        args.config.scale,
+        args.config.threads,
+        args.config.seed
+    )?;
     if !held.is_empty() {
+        let (blend, results) = baseline_losses(&held, &held_baseline, &args.config);
         writeln!(
             out,
-            "validation loss of the hand-written evaluation: {:.5}; of a perfect one (the targets' entropy): {:.5}",
-            baseline_loss(&held, &held_baseline, &args.config),
+            "validation loss of the hand-written evaluation: {blend:.5} (results alone {results:.5}); of a perfect one (the targets' entropy): {:.5}",
             target_entropy(&held, &args.config)
         )?;
     }
     if trainer.epoch == 0 && !held.is_empty() {
-        writeln!(out, "epoch 0: validation loss {:.5}", trainer.loss(&held))?;
+        let (blend, results) = trainer.losses(&held);
+        writeln!(
+            out,
+            "epoch 0: validation loss {blend:.5} (results alone {results:.5})"
+        )?;
     }
     let total = u64::from(args.epochs) * train.len() as u64;
     let done_before = u64::from(trainer.epoch) * train.len() as u64;
@@ -294,15 +363,15 @@ pub fn learn(out: &mut dyn Write, args: &LearnArgs) -> Result<(), LearnError> {
             );
         });
         let secs = epoch_started.elapsed().as_secs_f64();
-        let validation = (!held.is_empty()).then(|| trainer.loss(&held));
+        let validation = (!held.is_empty()).then(|| trainer.losses(&held));
         let improved = match (validation, trainer.best_validation) {
-            (Some(v), Some((b, _))) => v < b,
+            (Some((v, _)), Some((b, _))) => v < b,
             _ => true,
         };
         // The network first, then the checkpoint that names it as the best: a run killed in
         // between resumes from the previous checkpoint and redoes the epoch.
         let written = if improved {
-            trainer.best_validation = validation.map(|v| (v, trainer.epoch));
+            trainer.best_validation = validation.map(|(v, _)| (v, trainer.epoch));
             let clamped = write_network(&trainer, &args.output)?;
             if clamped > 0 {
                 format!(", written ({clamped} values clamped to their integer range)")
@@ -318,7 +387,9 @@ pub fn learn(out: &mut dyn Write, args: &LearnArgs) -> Result<(), LearnError> {
             out,
             "epoch {}: training loss {train_loss:.5}{}, lr {lr:.2e}, {:.0} samples/s ({:.0} a thread), {}{written}",
             trainer.epoch,
-            validation.map_or(String::new(), |v| format!(", validation {v:.5}")),
+            validation.map_or(String::new(), |(v, r)| format!(
+                ", validation {v:.5} (results alone {r:.5})"
+            )),
             train.len() as f64 / secs,
             train.len() as f64 / secs / threads as f64,
             format_duration(secs),
@@ -334,7 +405,7 @@ pub fn learn(out: &mut dyn Write, args: &LearnArgs) -> Result<(), LearnError> {
         out,
         "{} holds {chosen} network ({}); checkpoint of epoch {}: {}",
         args.output.display(),
-        args.architecture,
+        architecture,
         trainer.epoch,
         checkpoint.display()
     )?;
