@@ -1,0 +1,334 @@
+#!/usr/bin/env python3
+"""One generation of Tokin's network, as one command: self-play data, a shuffled split, a trained
+network, and every figure the learning loop reports kept in measurements/learn/NAME.json.
+
+    nice scripts/generation.py run gen1 --count 1200000 --nodes 5000 --seed 1
+    nice scripts/generation.py run gen2 --previous gen1 --count 1200000 --nodes 5000 --seed 2
+    scripts/generation.py table                  # every generation's figures, as a Markdown table
+
+Steps, each in DATA/NAME/ (DATA: --data, default $TOKIN_DATA or ~/tokin-data):
+  1. data.bin   `tokin gensfen` (with --previous: played with the previous generation's network);
+  2. train.bin, val.bin   `tokin shuffle` (--validation of the records held out, by blocks);
+  3. nn.bin     `tokin learn` on train.bin, validated on val.bin (or on --validation-data, a fixed
+                yardstick shared by generations); with --previous it starts from that network
+                (--init) unless --fresh.
+A killed run continues where it stopped when the same command is run again: gensfen appends to its
+file until it holds --count records, learn resumes from its checkpoint, and a finished step is not
+run again. The figures are those of every segment, summed: records, games, seconds and CPU seconds
+of gensfen (CPU seconds are the robust speed figure on a shared machine), and each epoch's
+training, validation and results-alone losses with the hand-written evaluation's beside them.
+The network's match against the previous one is played on ShogiArena (README, "Training
+networks"); `record-match` stores its result in the same file.
+
+The binary is target/release/tokin, built first (cargo build --release). Its SHA-256 and the commit
+are kept with the figures; a generation continued with another binary says so in the file.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BINARY = ROOT / "target" / "release" / "tokin"
+MEASUREMENTS = ROOT / "measurements" / "learn"
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def git_commit():
+    try:
+        rev = subprocess.check_output(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT, text=True)
+        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD"], cwd=ROOT).returncode != 0
+        return rev.strip() + ("+changes" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_step(cmd, log):
+    """Runs `cmd`: its stderr (progress lines) goes to the terminal and the log, its stdout (the
+    summary) to both and is returned. Returns (stdout, seconds, cpu seconds)."""
+    printable = " ".join(str(c) for c in cmd)
+    print("+ " + printable, file=sys.stderr, flush=True)
+    with open(log, "a") as log_file:
+        log_file.write(f"\n+ {printable}\n")
+        log_file.flush()
+        started, cpu = time.monotonic(), children_cpu()
+        proc = subprocess.Popen([str(c) for c in cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, bufsize=1)
+        lock = threading.Lock()
+
+        def forward(stream, to, keep):
+            for line in stream:
+                with lock:
+                    to.write(line)
+                    to.flush()
+                    log_file.write(line)
+                    log_file.flush()
+                keep.append(line)
+
+        # Progress lines come on stderr, the summary (and learn's epoch lines) on stdout.
+        progress, summary = [], []
+        reader = threading.Thread(target=forward, args=(proc.stderr, sys.stderr, progress))
+        reader.start()
+        forward(proc.stdout, sys.stdout, summary)
+        reader.join()
+        rc = proc.wait()
+        out = "".join(summary)
+        if rc != 0:
+            sys.exit(f"step failed (exit status {rc}): {printable}")
+        return out, time.monotonic() - started, children_cpu() - cpu
+
+
+def records_in(path):
+    return path.stat().st_size // 40 if path.exists() else 0
+
+
+class Figures:
+    """measurements/learn/NAME.json: what each step did, summed over the segments of a run."""
+
+    def __init__(self, name):
+        self.path = MEASUREMENTS / f"{name}.json"
+        self.data = json.loads(self.path.read_text()) if self.path.exists() else {"name": name}
+
+    def save(self):
+        MEASUREMENTS.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.data, indent=1) + "\n")
+        tmp.replace(self.path)
+
+
+def number(pattern, text, cast=float):
+    m = re.search(pattern, text)
+    return cast(m.group(1)) if m else None
+
+
+def gensfen(args, figures, folder, log, previous_net):
+    data = folder / "data.bin"
+    if records_in(data) >= args.count:
+        return data
+    cmd = [BINARY, "gensfen", "--output", data, "--count", args.count, "--nodes", args.nodes,
+           "--threads", args.threads, "--seed", args.seed, "--append"]
+    if previous_net:
+        cmd += ["--evalfile", previous_net]
+    out, seconds, cpu = run_step(cmd, log)
+    step = figures.data.setdefault("gensfen", {"command": [str(c) for c in cmd[1:]], "segments": []})
+    step["segments"].append({
+        "records": number(r"wrote (\d+) records", out, int),
+        "games": number(r"from (\d+) games", out, int),
+        "seconds": round(seconds, 1),
+        "cpu_seconds": round(cpu, 1),
+        "summary": out.strip().splitlines(),
+    })
+    segments = step["segments"]
+    step["records"] = records_in(data)
+    step["games"] = sum(s["games"] or 0 for s in segments)
+    step["seconds"] = round(sum(s["seconds"] for s in segments), 1)
+    step["cpu_seconds"] = round(sum(s["cpu_seconds"] for s in segments), 1)
+    written = sum(s["records"] or 0 for s in segments)
+    step["records_per_cpu_second"] = round(written / max(step["cpu_seconds"], 1e-9), 1)
+    figures.save()
+    return data
+
+
+def shuffle(args, figures, folder, log, data):
+    train, val = folder / "train.bin", folder / "val.bin"
+    if train.exists() and val.exists() and train.stat().st_mtime >= data.stat().st_mtime:
+        return train, val
+    cmd = [BINARY, "shuffle", data, "--output", train, "--validation", args.validation,
+           "--validation-output", val, "--seed", args.seed, "--overwrite"]
+    out, _, _ = run_step(cmd, log)
+    figures.data["shuffle"] = {"command": [str(c) for c in cmd[1:]], "summary": out.strip(),
+                               "training": records_in(train), "validation": records_in(val)}
+    figures.save()
+    return train, val
+
+
+def learn(args, figures, folder, log, train, val, previous_net):
+    net = folder / "nn.bin"
+    step = figures.data.get("learn", {})
+    if net.exists() and step.get("finished"):
+        return net
+    cmd = [BINARY, "learn", train, "--output", net, "--epochs", args.epochs, "--batch", args.batch,
+           "--lambda", args.lambda_, "--scale", args.scale, "--threads", args.threads,
+           "--seed", args.seed, "--resume"]
+    cmd += ["--validation-data", args.validation_data or val]
+    if previous_net and not args.fresh:
+        cmd += ["--init", previous_net]
+    else:
+        cmd += ["--arch", args.arch]
+    cmd += args.learn_args
+    out, seconds, cpu = run_step(cmd, log)
+    step.setdefault("command", [str(c) for c in cmd[1:]])
+    step.setdefault("epochs", {})
+    step["seconds"] = round(step.get("seconds", 0) + seconds, 1)
+    step["cpu_seconds"] = round(step.get("cpu_seconds", 0) + cpu, 1)
+    base = re.search(r"hand-written evaluation: ([\d.]+) \(results alone ([\d.]+)\).*entropy\): ([\d.]+)", out)
+    if base:
+        step["hand_written"] = {"validation": float(base.group(1)), "results": float(base.group(2))}
+        step["entropy"] = float(base.group(3))
+    start = re.search(r"epoch 0: validation loss ([\d.]+) \(results alone ([\d.]+)\)", out)
+    if start:
+        step["epochs"]["0"] = {"validation": float(start.group(1)), "results": float(start.group(2))}
+    for m in re.finditer(r"epoch (\d+): training loss ([\d.]+), validation ([\d.]+) \(results alone "
+                         r"([\d.]+)\), lr [^,]+, (\d+) samples/s \((\d+) a thread\)", out):
+        step["epochs"][m.group(1)] = {
+            "training": float(m.group(2)), "validation": float(m.group(3)),
+            "results": float(m.group(4)), "samples_per_s": int(m.group(5)),
+            "samples_per_s_thread": int(m.group(6)),
+        }
+    kept = re.search(r"holds epoch (\d+)'s, validation loss ([\d.]+) network", out)
+    if kept:
+        step["kept"] = {"epoch": int(kept.group(1)), "validation": float(kept.group(2))}
+    step["finished"] = True
+    step["network_sha256"] = sha256(net)
+    figures.data["learn"] = step
+    figures.save()
+    return net
+
+
+def run(args):
+    if not BINARY.exists() or not args.no_build:
+        subprocess.check_call(["cargo", "build", "--release", "--quiet"], cwd=ROOT)
+    data_root = Path(args.data).expanduser()
+    folder = data_root / args.name
+    folder.mkdir(parents=True, exist_ok=True)
+    log = folder / "generation.log"
+    figures = Figures(args.name)
+    binary = {"sha256": sha256(BINARY), "commit": git_commit()}
+    seen = figures.data.setdefault("binaries", [])
+    if binary not in seen:
+        if seen:
+            print(f"note: {args.name} was begun with another binary ({seen[-1]}); both are recorded",
+                  file=sys.stderr)
+        seen.append(binary)
+    settings = {"count": args.count, "nodes": args.nodes, "seed": args.seed, "previous": args.previous,
+                "lambda": args.lambda_, "scale": args.scale, "epochs": args.epochs, "batch": args.batch,
+                "validation_data": str(args.validation_data) if args.validation_data else None}
+    if figures.data.get("settings", settings) != settings:
+        sys.exit(f"{figures.path} was made with other settings: {figures.data['settings']}; "
+                 "use another name or the same settings")
+    figures.data["settings"] = settings
+    figures.data["data_dir"] = str(folder)
+    figures.save()
+    previous_net = None
+    if args.previous:
+        previous_net = data_root / args.previous / "nn.bin"
+        if not previous_net.exists():
+            sys.exit(f"--previous {args.previous}: no network at {previous_net}")
+    data = gensfen(args, figures, folder, log, previous_net)
+    train, val = shuffle(args, figures, folder, log, data)
+    net = learn(args, figures, folder, log, train, val, previous_net)
+    print(f"{args.name}: {net} ({figures.path.relative_to(ROOT)})")
+
+
+def record_match(args):
+    figures = Figures(args.name)
+    if "settings" not in figures.data:
+        sys.exit(f"no generation {args.name} in {MEASUREMENTS}")
+    figures.data.setdefault("matches", []).append({
+        "against": args.against, "clock": args.clock, "wins": args.wins, "draws": args.draws,
+        "losses": args.losses, "run_dir": args.run_dir, "note": args.note,
+    })
+    figures.save()
+
+
+def elo(wins, draws, losses):
+    import math
+    n = wins + draws + losses
+    if n == 0:
+        return None
+    score = (wins + draws / 2) / n
+    if score <= 0 or score >= 1:
+        return None
+    return -400 * math.log10(1 / score - 1)
+
+
+def table(_args):
+    rows = []
+    for path in sorted(MEASUREMENTS.glob("*.json")):
+        d = json.loads(path.read_text())
+        s, g, lr = d.get("settings", {}), d.get("gensfen", {}), d.get("learn", {})
+        kept = lr.get("kept", {})
+        epoch = lr.get("epochs", {}).get(str(kept.get("epoch")), {})
+        hw = lr.get("hand_written", {})
+        matches = "; ".join(
+            f"{m['wins']}-{m['draws']}-{m['losses']} vs {m['against']} ({m['clock']}"
+            + (f", {elo(m['wins'], m['draws'], m['losses']):+.0f} Elo)" if elo(m['wins'], m['draws'], m['losses']) is not None else ")")
+            for m in d.get("matches", []))
+        rows.append([
+            d["name"], s.get("previous") or "-", f"{g.get('records', 0):,}", f"{g.get('games', 0):,}",
+            f"{s.get('nodes')}", f"{g.get('cpu_seconds', 0) / 3600:.2f}", f"{g.get('records_per_cpu_second', 0)}",
+            f"{s.get('lambda')}", str(kept.get("epoch", "-")),
+            f"{epoch.get('training', float('nan')):.5f}", f"{epoch.get('validation', float('nan')):.5f}",
+            f"{hw.get('validation', float('nan')):.5f}", f"{epoch.get('results', float('nan')):.5f}",
+            f"{hw.get('results', float('nan')):.5f}", f"{epoch.get('samples_per_s_thread', '-')}",
+            matches or "-",
+        ])
+    head = ["generation", "from", "records", "games", "nodes", "gensfen CPU h", "records/CPU s",
+            "lambda", "kept epoch", "training loss", "validation", "hand-written", "results alone",
+            "hand-written (results)", "samples/s a thread", "matches"]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="mode", required=True)
+    p = sub.add_parser("run", help="generate, shuffle and train one generation (resumable)")
+    p.add_argument("name", help="the generation's name: its folder in --data and its figures file")
+    p.add_argument("--data", default=os.environ.get("TOKIN_DATA", "~/tokin-data"))
+    p.add_argument("--previous", help="the generation whose network plays gensfen and starts learn")
+    p.add_argument("--fresh", action="store_true", help="learn from random weights even with --previous")
+    p.add_argument("--count", type=int, default=1_200_000, help="records of gensfen (default 1200000)")
+    p.add_argument("--nodes", type=int, default=5000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--validation", type=float, default=0.03)
+    p.add_argument("--validation-data", type=Path, help="validate on this file instead of val.bin")
+    p.add_argument("--arch", default="64x2-32-32")
+    p.add_argument("--epochs", type=int, default=8)
+    p.add_argument("--batch", type=int, default=2048)
+    p.add_argument("--lambda", dest="lambda_", type=float, default=0.7)
+    p.add_argument("--scale", type=float, default=950)
+    p.add_argument("--no-build", action="store_true", help="use target/release/tokin as it is")
+    p.add_argument("learn_args", nargs="*", help="after --: more flags for tokin learn")
+    p.set_defaults(func=run)
+    p = sub.add_parser("record-match", help="store a match result with a generation's figures")
+    p.add_argument("name")
+    p.add_argument("--against", required=True, help="e.g. 'hand-written' or 'gen1'")
+    p.add_argument("--clock", required=True, help="e.g. '1 s byoyomi' or '20000 nodes'")
+    p.add_argument("--wins", type=int, required=True)
+    p.add_argument("--draws", type=int, required=True)
+    p.add_argument("--losses", type=int, required=True)
+    p.add_argument("--run-dir", help="the ShogiArena run directory it came from")
+    p.add_argument("--note", help="endings, time losses, anything the numbers do not say")
+    p.set_defaults(func=record_match)
+    p = sub.add_parser("table", help="every generation's figures as a Markdown table")
+    p.set_defaults(func=table)
+    args = parser.parse_args()
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()
