@@ -181,12 +181,14 @@ def default_run_dir(mode):
 
 def staged(binary):
     """A copy of an engine binary alone in a folder named by its content hash
-    (target/arena/engines/<sha256[:16]>/NAME). ShogiArena keeps a copy of the engine's whole
+    (target/arena/engines/<sha256[:16]>/tokin). ShogiArena keeps a copy of the engine's whole
     folder with each run (for target/release, 140 MB of build products), and a run that resumes
     must find the same bytes at the same path: a staged copy is both small and immune to rebuilds."""
     binary = Path(binary).resolve()
     digest = hashlib.sha256(binary.read_bytes()).hexdigest()[:16]
-    target = ROOT / "target" / "arena" / "engines" / digest / binary.name
+    # Named by the hash alone: a run continued from its state file finds the same path whatever
+    # the rebuilt binary's file was called.
+    target = ROOT / "target" / "arena" / "engines" / digest / "tokin"
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(binary, target.with_suffix(".tmp"))
@@ -481,7 +483,16 @@ def cmd_sprt(args, extra):
     require(candidate, "candidate engine")
     require(base, "base engine")
     candidate, base = staged(candidate), staged(base)
-    run_dir = Path(args.run_dir or default_run_dir("sprt")).resolve()
+    state = Path(args.state).resolve() if args.state else None
+    if args.run_dir:
+        run_dir = Path(args.run_dir).resolve()
+    elif state:
+        # One fixed place per state file: ShogiArena's resume checks the run's paths.
+        run_dir = ROOT / "target" / "arena" / f"sprt-{state.name.split('.')[0]}"
+    else:
+        run_dir = default_run_dir("sprt")
+    if state and state.exists() and not (run_dir / "arena").exists():
+        restore_state(state, run_dir / "arena", [candidate, base])
     prepare(
         run_dir,
         "sprt.yaml",
@@ -493,7 +504,9 @@ def cmd_sprt(args, extra):
         },
         args.instances,
     )
-    shogiarena("sprt", run_dir, extra)
+    shogiarena("sprt", run_dir, extra, minutes=args.minutes)
+    if state:
+        save_state(run_dir / "arena", state, [candidate, base])
     report(run_dir, focus="candidate")
 
 
@@ -526,54 +539,68 @@ def cmd_spsa(args, extra):
     else:
         run_dir = default_run_dir("spsa")
     if state and state.exists() and not (run_dir / "arena").exists():
-        restore_spsa_state(state, run_dir / "arena", tokin)
+        restore_state(state, run_dir / "arena", [tokin])
     prepare(run_dir, "spsa.yaml", {"tokin.yaml": engine_yaml("tokin-fast.yaml", "tokin", tokin)})
     shutil.copy(HERE / "spsa-space.yaml", run_dir / "spsa-space.yaml")
     shogiarena("spsa", run_dir, extra, minutes=args.minutes)
     if state:
-        save_spsa_state(run_dir / "arena", state, tokin)
+        if (run_dir / "arena" / "spsa" / "ledger.sqlite3").exists():
+            save_state(run_dir / "arena", state, [tokin])
+        else:
+            print(f"arena.py: no SPSA ledger in {run_dir} (the run never began): {state} not written", file=sys.stderr)
     spsa_result(run_dir)
 
 
-# What of an SPSA run's directory its state file leaves out, all of it written and never read back
-# by a run that resumes: the engines' transcripts and logs, the per-game execution specs, the
+# What of a run's directory its state file leaves out, all of it written and never read back by a
+# run that resumes: the engines' transcripts and logs, the per-game execution specs, the SPSA
 # ledger's JSON projections (spsa/index.json, events.jsonl: ShogiArena writes them anew from the
 # ledger when it starts), the variants log, and in game.db the games' moves and their metadata JSON
-# (6 kB a game). What the run resumes from is the ledger (spsa/ledger.sqlite3: every game's result
-# and the parameters it was played with, every update) and state.json; on resume ShogiArena checks
-# the ledger against game.db's games, their results and participants, which the file keeps. So the
-# file grows by about 0.3 kB a game.
+# (6 kB a game). What a run resumes from is state.json (with schedule.json for an SPRT, and the
+# ledger spsa/ledger.sqlite3 for an SPSA: every game's result and parameters, every update); on
+# resume ShogiArena checks them against game.db's games, their results and participants, and the
+# engines' binaries by hash, which the file keeps. So the file grows by about 0.3 kB a game, and
+# the report of a run continued from one has no records of the games of earlier sittings.
 ENGINE_COPIES = "engine-copies.json"
-SPSA_STATE_SKIP = {
+ENGINE_HASHES = "engine-hashes.json"
+STATE_SKIP = {
     "transcripts", "replay-transcripts", "logs", "dashboard", "html", "static", "game_execution_specs",
     "index.json", "events.jsonl", "variants.jsonl",
 }
 
 
-def save_spsa_state(arena_dir, state, tokin):
-    """Packs the SPSA run in `arena_dir` into `state` (a .tar.xz, replaced atomically), small
-    enough to commit: a run longer than one sitting continues from it on another day or machine.
-    ShogiArena's copies of the engine binary are left out, their hashes kept in ENGINE_COPIES:
-    the binary is rebuilt from the same commit (the release build is reproducible) and put back."""
-    if not (arena_dir / "spsa" / "ledger.sqlite3").exists():
-        print(f"arena.py: {arena_dir} holds no SPSA ledger (the run never began): {state} not written", file=sys.stderr)
+def save_state(arena_dir, state, binaries):
+    """Packs the run in `arena_dir` into `state` (a .tar.xz, replaced atomically), small enough to
+    commit: a run longer than one sitting continues from it on another day or machine. The engine
+    binaries that played (`binaries`) are left out, their hashes kept (ENGINE_HASHES; where
+    ShogiArena keeps a copy of one inside the run, as an SPSA does, ENGINE_COPIES says where): they
+    are rebuilt from the same commits (the release build is reproducible) and put back."""
+    if not (arena_dir / "state.json").exists():
+        print(f"arena.py: {arena_dir} holds no run state (the run never began): {state} not written", file=sys.stderr)
         return
     state.parent.mkdir(parents=True, exist_ok=True)
-    tokin_bytes = Path(tokin).read_bytes()
+    played = {}
+    for binary in binaries:
+        data = Path(binary).read_bytes()
+        played[hashlib.sha256(data).hexdigest()] = data
     with tempfile.TemporaryDirectory(dir=state.parent) as tmp:
         copy = Path(tmp) / "arena"
         for db in arena_dir.rglob("*.sqlite3"):
             checkpoint_sqlite(db)
         checkpoint_sqlite(arena_dir / "game.db")
         shutil.copytree(
-            arena_dir, copy, ignore=lambda d, names: [n for n in names if n in SPSA_STATE_SKIP or n.endswith(("-wal", "-shm"))]
+            arena_dir, copy, ignore=lambda d, names: [n for n in names if n in STATE_SKIP or n.endswith(("-wal", "-shm"))]
         )
         copies = {}
         for path in sorted(copy.rglob("*")):
-            if path.is_file() and path.stat().st_size == len(tokin_bytes) and path.read_bytes() == tokin_bytes:
-                copies[str(path.relative_to(copy))] = hashlib.sha256(tokin_bytes).hexdigest()
-                path.unlink()
+            if not path.is_file():
+                continue
+            for digest, data in played.items():
+                if path.stat().st_size == len(data) and path.read_bytes() == data:
+                    copies[str(path.relative_to(copy))] = digest
+                    path.unlink()
+                    break
         (copy / ENGINE_COPIES).write_text(json.dumps(copies, indent=1) + "\n")
+        (copy / ENGINE_HASHES).write_text(json.dumps(sorted(played), indent=1) + "\n")
         db = sqlite3.connect(copy / "game.db")
         with db:
             db.execute("delete from game_move")
@@ -589,32 +616,38 @@ def save_spsa_state(arena_dir, state, tokin):
             for path in sorted(copy.rglob("*")):
                 tar.add(path, arcname=str(path.relative_to(copy)), recursive=False)
         os.replace(packed, state)
-    print(f"SPSA state saved to {state} ({state.stat().st_size / 1e6:.2f} MB)", file=sys.stderr)
+    print(f"state saved to {state} ({state.stat().st_size / 1e6:.2f} MB)", file=sys.stderr)
 
 
-def restore_spsa_state(state, arena_dir, tokin):
-    """Unpacks a state file written by save_spsa_state into `arena_dir`, putting the engine binary
-    back where ShogiArena had its copies; refuses a binary other than the one the run began with."""
-    print(f"SPSA state: continuing the run saved in {state}", file=sys.stderr)
-    tokin_bytes = Path(tokin).read_bytes()
-    digest = hashlib.sha256(tokin_bytes).hexdigest()
+def restore_state(state, arena_dir, binaries):
+    """Unpacks a state file written by save_state into `arena_dir`, putting the engine binaries
+    back where ShogiArena had its copies; refuses binaries other than those the run began with."""
+    print(f"continuing the run saved in {state}", file=sys.stderr)
+    given = {}
+    for binary in binaries:
+        data = Path(binary).read_bytes()
+        given[hashlib.sha256(data).hexdigest()] = (Path(binary), data)
     try:
         tar = tarfile.open(state, "r:*")
         copies = json.loads(tar.extractfile(ENGINE_COPIES).read())
+        # State files of SPSA runs written before ENGINE_HASHES have their one binary in copies.
+        played = json.loads(tar.extractfile(ENGINE_HASHES).read()) if ENGINE_HASHES in tar.getnames() else []
     except (tarfile.TarError, KeyError, ValueError, OSError) as e:
-        sys.exit(f"arena.py: {state} is not an SPSA state file written by arena.py ({e})")
+        sys.exit(f"arena.py: {state} is not a state file written by arena.py ({e})")
     with tar:
-        for wanted in set(copies.values()):
-            if wanted != digest:
+        for wanted in sorted(set(copies.values()) | set(played)):
+            if wanted not in given:
+                have = "; ".join(f"{path} has {digest}" for digest, (path, _) in given.items())
                 sys.exit(
-                    f"arena.py: {state} was played by a binary with sha256 {wanted}, {tokin} has {digest}: "
-                    "build the commit that began the run (README, SPSA) with the same toolchain"
+                    f"arena.py: {state} was played by a binary with sha256 {wanted}, and none of those "
+                    f"given has it ({have}): build the commits that began the run (measurements/*/README.md) "
+                    "in this checkout with the same toolchain"
                 )
         arena_dir.mkdir(parents=True)
         tar.extractall(arena_dir, filter="data")
-    for relative in copies:
+    for relative, digest in copies.items():
         target = arena_dir / relative
-        target.write_bytes(tokin_bytes)
+        target.write_bytes(given[digest][1])
         target.chmod(0o755)
 
 
@@ -675,6 +708,9 @@ def main():
                    help="a USI option of the base (repeatable)")
     p.add_argument("--instances", help="ShogiArena instance file: play on those machines")
     p.add_argument("--run-dir")
+    p.add_argument("--state", metavar="FILE.tar.xz",
+                   help="continue the run saved in FILE (if it exists) and save it there when this sitting ends")
+    p.add_argument("--minutes", type=float, help="stop the run after this long (it resumes where it stopped)")
     p.set_defaults(func=cmd_sprt)
 
     p = sub.add_parser("gauntlet", help="Tokin against gpsusi, Fairy-Stockfish and YaneuraOu (material)")
