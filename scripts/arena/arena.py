@@ -554,12 +554,13 @@ def cmd_spsa(args, extra):
 # What of a run's directory its state file leaves out, all of it written and never read back by a
 # run that resumes: the engines' transcripts and logs, the per-game execution specs, the SPSA
 # ledger's JSON projections (spsa/index.json, events.jsonl: ShogiArena writes them anew from the
-# ledger when it starts), the variants log, and in game.db the games' moves and their metadata JSON
-# (6 kB a game). What a run resumes from is state.json (with schedule.json for an SPRT, and the
-# ledger spsa/ledger.sqlite3 for an SPSA: every game's result and parameters, every update); on
-# resume ShogiArena checks them against game.db's games, their results and participants, and the
-# engines' binaries by hash, which the file keeps. So the file grows by about 0.3 kB a game, and
-# the report of a run continued from one has no records of the games of earlier sittings.
+# ledger when it starts), the variants log, and in game.db the games' moves (2 kB a game, xz'd).
+# What a run resumes from is state.json (with schedule.json for an SPRT, and the ledger
+# spsa/ledger.sqlite3 for an SPSA: every game's result and parameters, every update); on resume
+# ShogiArena checks them against game.db's games, their results, participants and metadata (the
+# engines' binaries by hash, an SPRT's pairs), which the file keeps. So the file grows by about
+# 0.5 kB a game, and the report of a run continued from one has no records of the games of
+# earlier sittings.
 ENGINE_COPIES = "engine-copies.json"
 ENGINE_HASHES = "engine-hashes.json"
 STATE_SKIP = {
@@ -604,7 +605,6 @@ def save_state(arena_dir, state, binaries):
         db = sqlite3.connect(copy / "game.db")
         with db:
             db.execute("delete from game_move")
-            db.execute("update game set metadata_attributes_json = null")
         db.close()
         for path in [copy / "game.db", *copy.rglob("*.sqlite3")]:
             db = sqlite3.connect(path)
