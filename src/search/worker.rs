@@ -147,6 +147,9 @@ struct Frame {
     killers: [Option<Move>; 2],
     /// A real move (not a null move) was made at this ply.
     moved: bool,
+    /// The move a singular-extension search of this ply leaves out (set by the node itself,
+    /// around its own reduced search of the other moves).
+    excluded: Option<Move>,
 }
 
 impl Frame {
@@ -155,6 +158,7 @@ impl Frame {
         static_eval: EVAL_NONE,
         killers: [None; 2],
         moved: false,
+        excluded: None,
     };
 }
 
@@ -847,7 +851,10 @@ impl<E: Evaluator> Worker<E> {
         };
         let tt = &sh.tt;
         let probe = tt.probe(key, side.index());
-        let tt_hit = probe.hit;
+        // A singular-extension search of this node leaves out one move: the table's entry is
+        // about all of them, so it neither cuts this search off nor gets its result.
+        let excluded = self.stack[ply].excluded;
+        let tt_hit = probe.hit.filter(|_| excluded.is_none());
         let tt_move = tt_hit
             .and_then(|h| h.mv())
             .filter(|&m| self.pos.is_pseudo_legal(m));
@@ -865,9 +872,11 @@ impl<E: Evaluator> Worker<E> {
             }
         }
 
-        // 5. Static evaluation.
+        // 5. Static evaluation (a singular-extension search's is its node's, already known).
         let static_eval = if in_check {
             EVAL_NONE
+        } else if excluded.is_some() {
+            self.stack[ply].static_eval
         } else {
             match tt_hit {
                 Some(h) if h.eval != i16::MIN => h.eval as i32,
@@ -897,6 +906,7 @@ impl<E: Evaluator> Worker<E> {
 
         // 6. Mate in one, then (cramped enemy king, enough depth for it to pay) mate in three.
         if !in_check
+            && excluded.is_none()
             && depth >= params::MATE1_MIN_DEPTH.get()
             && !tt_hit.is_some_and(|h| h.has_search_result())
         {
@@ -929,7 +939,7 @@ impl<E: Evaluator> Worker<E> {
             }
         }
 
-        if !PV && !in_check {
+        if !PV && !in_check && excluded.is_none() {
             // 7. Razoring: hopeless at low depth, verify with quiescence.
             if depth <= params::RAZOR_MAX_DEPTH.get()
                 && eval + params::RAZOR_MARGIN.get() * depth < alpha
@@ -987,7 +997,11 @@ impl<E: Evaluator> Worker<E> {
         // 10. Internal iterative reduction: no TT move, so this node was never searched well;
         // search it shallower first.
         let mut depth = depth;
-        if tt_move.is_none() && depth >= params::IIR_MIN_DEPTH.get() && (PV || cut_node) {
+        if tt_move.is_none()
+            && excluded.is_none()
+            && depth >= params::IIR_MIN_DEPTH.get()
+            && (PV || cut_node)
+        {
             depth -= 1;
         }
 
@@ -1024,7 +1038,7 @@ impl<E: Evaluator> Worker<E> {
                 break;
             };
             let pos = &self.pos;
-            if !pos.is_legal_pseudo(m) {
+            if Some(m) == excluded || !pos.is_legal_pseudo(m) {
                 continue;
             }
             move_count += 1;
@@ -1063,21 +1077,60 @@ impl<E: Evaluator> Worker<E> {
                 }
             }
 
-            // 13. Extensions: checks that do not lose material, bounded by twice the root depth.
-            let extension = i32::from(
-                params::CHECK_EXTENSION.get() != 0
-                    && gives_check
-                    && ply < 2 * self.root_depth as usize
-                    && see_ge(pos, m, 0),
-            );
-            let new_depth = depth - 1 + extension;
-
             if !tactical {
                 quiets_tried.push_if_room((m, pt));
             }
             if let Some(captured) = pos.captured_piece(m) {
                 captures_tried.push_if_room((pt, captured.kind()));
             }
+
+            // 13. Extensions, bounded by twice the root depth. The TT move is extended when a
+            // reduced search of every other move fails low against a margin below its score (it
+            // is singular: the only good move here), and reduced when its score already beats
+            // beta without being singular; when even the others beat beta, this node does too
+            // (multi-cut). Otherwise checks that do not lose material are extended.
+            let extendable = ply < 2 * self.root_depth as usize;
+            let check_extension = i32::from(
+                params::CHECK_EXTENSION.get() != 0
+                    && gives_check
+                    && extendable
+                    && see_ge(pos, m, 0),
+            );
+            let mut extension = check_extension;
+            if let (Some(hit), Some(tt_score)) = (tt_hit, tt_score) {
+                if ply > 0
+                    && extendable
+                    && Some(m) == tt_move
+                    && excluded.is_none()
+                    && depth >= params::SE_MIN_DEPTH.get()
+                    && hit.depth as i32 >= depth - params::SE_TT_DEPTH_MARGIN.get()
+                    && matches!(hit.bound, TtBound::Lower | TtBound::Exact)
+                    && !is_mate_score(tt_score)
+                {
+                    let singular_beta = tt_score - params::SE_MARGIN.get() * depth;
+                    self.stack[ply].excluded = Some(m);
+                    let score = self.search::<false>(
+                        sh,
+                        singular_beta - 1,
+                        singular_beta,
+                        (depth - 1) / 2,
+                        ply,
+                        cut_node,
+                    );
+                    self.stack[ply].excluded = None;
+                    if sh.stop.load(Ordering::Relaxed) {
+                        return 0;
+                    }
+                    if score < singular_beta {
+                        extension = 1;
+                    } else if !PV && singular_beta >= beta {
+                        return singular_beta;
+                    } else if tt_score >= beta {
+                        extension = -1;
+                    }
+                }
+            }
+            let new_depth = depth - 1 + extension;
 
             // 14. Make the move and search it: late moves reduced, null window first.
             self.make(sh, m, ply);
@@ -1130,8 +1183,13 @@ impl<E: Evaluator> Worker<E> {
         }
 
         // 15. No legal move: mated (in shogi, as in Heian, having no move loses even without check).
+        // A singular-extension search without the one move it left out fails low.
         if move_count == 0 {
-            return mated_in(ply);
+            return if excluded.is_some() {
+                alpha
+            } else {
+                mated_in(ply)
+            };
         }
 
         // 16. Learn from the cutoff: reward the move that caused it, punish the ones tried before it
@@ -1164,7 +1222,10 @@ impl<E: Evaluator> Worker<E> {
             }
         }
 
-        // 17. Store.
+        // 17. Store (not a search that left a move out: the entry would be about fewer moves).
+        if excluded.is_some() {
+            return best_score;
+        }
         let bound = if best_score >= beta {
             TtBound::Lower
         } else if PV && best_score > original_alpha {
