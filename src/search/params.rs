@@ -212,6 +212,11 @@ params! {
     MATE3_MAX_EVASIONS = 8, 1, 64, 1;
     /// Most mate-in-one probes after evasions per mate-in-three probe.
     MATE3_BUDGET = 64, 8, 1024, 8;
+    /// Correction history: weights (out of 131072 per unit of an entry, entries within +-1024) of
+    /// the pawn-structure and the continuation corrections added to the static evaluation
+    /// (`search::correction`; 0 = off).
+    CORR_PAWN_WEIGHT = 12288, 0, 32768, 1024;
+    CORR_CONTINUATION_WEIGHT = 8192, 0, 32768, 1024;
     /// Check extension (1 = on).
     CHECK_EXTENSION = 1, 0, 1, 1;
     /// Singular extension of the TT move from this depth on (99 = off): the other moves are

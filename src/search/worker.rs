@@ -6,6 +6,7 @@
 //! worker and kept between searches.
 
 use super::api::{Bound, SearchEvent, SearchInfo};
+use super::correction::{Correction, Slots};
 use super::eval_stack::EvalStack;
 use super::history::{bonus, piece_to, History};
 use super::mate3;
@@ -248,6 +249,7 @@ pub(crate) struct Worker<E: Evaluator> {
     eval: EvalStack<E>,
     shared: Option<Arc<Shared>>,
     history: History,
+    correction: Correction,
     stack: Vec<Frame>,
     pv_table: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -271,6 +273,7 @@ impl<E: Evaluator> Worker<E> {
             eval: EvalStack::new(eval, MAX_PLY + 4),
             shared: None,
             history: History::new(),
+            correction: Correction::new(),
             stack: vec![Frame::EMPTY; MAX_PLY + 4],
             pv_table: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
@@ -298,6 +301,7 @@ impl<E: Evaluator> Worker<E> {
     /// Forget everything learnt (for `usinewgame` / ClearHash and deterministic benches).
     pub fn clear(&mut self) {
         self.history.clear();
+        self.correction.clear();
     }
 
     /// Prepares a search of `pos` over `root_moves` (legal, non-empty).
@@ -747,6 +751,25 @@ impl<E: Evaluator> Worker<E> {
         [one, two]
     }
 
+    /// Where the correction history keeps the node at `ply` (the current position).
+    #[inline]
+    fn correction_slots(&self, ply: usize) -> Slots {
+        let back = |n: usize| {
+            if ply >= n {
+                self.stack[ply - n].piece_to
+            } else {
+                None
+            }
+        };
+        Correction::slots(&self.pos, back(1), [back(2), back(4)])
+    }
+
+    /// `raw` corrected by the search's past errors at `slots`, kept off the mate scores.
+    #[inline]
+    fn corrected(&self, raw: i32, slots: &Slots) -> i32 {
+        (raw + self.correction.value(slots)).clamp(-MATE_IN_MAX_PLY + 1, MATE_IN_MAX_PLY - 1)
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         let child_len = self.pv_len[ply + 1].max(ply + 1);
         self.pv_table[ply][ply] = Some(m);
@@ -872,23 +895,26 @@ impl<E: Evaluator> Worker<E> {
             }
         }
 
-        // 5. Static evaluation (a singular-extension search's is its node's, already known).
-        let static_eval = if in_check {
-            EVAL_NONE
-        } else if excluded.is_some() {
-            self.stack[ply].static_eval
-        } else {
-            match tt_hit {
-                Some(h) if h.eval != i16::MIN => h.eval as i32,
-                _ => {
-                    let e = self.evaluate(ply);
-                    // Cached at once: the pruning below often returns without a store, and the
-                    // next iteration would evaluate the position again.
-                    if tt_hit.is_none() {
-                        tt.store_eval(&probe, key, e as i16);
+        // 5. Static evaluation: the evaluation's (kept in the table as it is) plus the correction
+        // history's. A singular-extension search's is its node's, already known.
+        let slots = (!in_check).then(|| self.correction_slots(ply));
+        let (raw_eval, static_eval) = match &slots {
+            None => (EVAL_NONE, EVAL_NONE),
+            Some(_) if excluded.is_some() => (EVAL_NONE, self.stack[ply].static_eval),
+            Some(slots) => {
+                let raw = match tt_hit {
+                    Some(h) if h.eval != i16::MIN => h.eval as i32,
+                    _ => {
+                        let e = self.evaluate(ply);
+                        // Cached at once: the pruning below often returns without a store, and
+                        // the next iteration would evaluate the position again.
+                        if tt_hit.is_none() {
+                            tt.store_eval(&probe, key, e as i16);
+                        }
+                        e
                     }
-                    e
-                }
+                };
+                (raw, self.corrected(raw, slots))
             }
         };
         self.stack[ply].static_eval = static_eval;
@@ -930,7 +956,7 @@ impl<E: Evaluator> Worker<E> {
                     key,
                     Some(m),
                     to_tt(score, ply),
-                    static_eval as i16,
+                    raw_eval as i16,
                     depth + 6,
                     TtBound::Exact,
                     PV,
@@ -1222,9 +1248,22 @@ impl<E: Evaluator> Worker<E> {
             }
         }
 
-        // 17. Store (not a search that left a move out: the entry would be about fewer moves).
+        // 17. Store (not a search that left a move out: the entry would be about fewer moves),
+        // and learn the static evaluation's error where the bound proves it: upward when a move
+        // beat alpha, downward when none did; not from a capture, whose gain the evaluation of
+        // the position before it is not meant to see.
         if excluded.is_some() {
             return best_score;
+        }
+        if let Some(slots) = &slots {
+            let best_is_capture = best_move.is_some_and(|m| self.pos.captured_piece(m).is_some());
+            if !best_is_capture
+                && !is_mate_score(best_score)
+                && (best_score > static_eval) == best_move.is_some()
+            {
+                self.correction
+                    .update(slots, depth, static_eval, best_score);
+            }
         }
         let bound = if best_score >= beta {
             TtBound::Lower
@@ -1233,10 +1272,10 @@ impl<E: Evaluator> Worker<E> {
         } else {
             TtBound::Upper
         };
-        let stored_eval = if static_eval == EVAL_NONE {
+        let stored_eval = if raw_eval == EVAL_NONE {
             i16::MIN
         } else {
-            static_eval as i16
+            raw_eval as i16
         };
         tt.store(
             &probe,
@@ -1307,17 +1346,19 @@ impl<E: Evaluator> Worker<E> {
             }
         }
 
-        // Stand pat: the side to move may decline every capture (not when in check).
-        let static_eval;
+        // Stand pat: the side to move may decline every capture (not when in check). The
+        // evaluation is corrected as in the main search; the table keeps it uncorrected.
+        let (raw_eval, static_eval);
         let mut best_score;
         if in_check {
-            static_eval = EVAL_NONE;
+            (raw_eval, static_eval) = (EVAL_NONE, EVAL_NONE);
             best_score = -INFINITE;
         } else {
-            static_eval = match tt_hit {
+            raw_eval = match tt_hit {
                 Some(h) if h.eval != i16::MIN => h.eval as i32,
                 _ => self.evaluate(ply),
             };
+            static_eval = self.corrected(raw_eval, &self.correction_slots(ply));
             best_score = static_eval;
             if best_score >= beta {
                 if !tt_hit.is_some_and(|h| h.has_search_result()) {
@@ -1326,7 +1367,7 @@ impl<E: Evaluator> Worker<E> {
                         key,
                         None,
                         to_tt(best_score, ply),
-                        static_eval as i16,
+                        raw_eval as i16,
                         0,
                         TtBound::Lower,
                         false,
@@ -1392,10 +1433,10 @@ impl<E: Evaluator> Worker<E> {
         } else {
             TtBound::Upper
         };
-        let stored_eval = if static_eval == EVAL_NONE {
+        let stored_eval = if raw_eval == EVAL_NONE {
             i16::MIN
         } else {
-            static_eval as i16
+            raw_eval as i16
         };
         tt.store(
             &probe,
