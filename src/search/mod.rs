@@ -3,11 +3,12 @@
 //! `pool` is the protocol layer's handle; `worker` is one search thread (alpha-beta, quiescence,
 //! iterative deepening); `movepick`, `history` and `see` order moves; `tt` is the shared table (its memory from `crate::large_table`);
 //! `time` turns the clock into limits; `mate_probe` runs df-pn at the root of a mating attack;
-//! `mate3` finds mates in one and three plies at interior nodes; `params` holds every tunable
+//! `mate3` finds mates in one and three plies at interior nodes; `correction` corrects the static evaluation by the search's past errors; `params` holds every tunable
 //! number; `bench` is the fixed node-count benchmark.
 
 pub mod api;
 pub mod bench;
+mod correction;
 mod eval_stack;
 mod history;
 mod mate3;

@@ -212,8 +212,19 @@ params! {
     MATE3_MAX_EVASIONS = 8, 1, 64, 1;
     /// Most mate-in-one probes after evasions per mate-in-three probe.
     MATE3_BUDGET = 64, 8, 1024, 8;
+    /// Correction history: weights (out of 131072 per unit of an entry, entries within +-1024) of
+    /// the pawn-structure and the continuation corrections added to the static evaluation
+    /// (`search::correction`; 0 = off).
+    CORR_PAWN_WEIGHT = 12288, 0, 32768, 1024;
+    CORR_CONTINUATION_WEIGHT = 8192, 0, 32768, 1024;
     /// Check extension (1 = on).
     CHECK_EXTENSION = 1, 0, 1, 1;
+    /// Singular extension of the TT move from this depth on (99 = off): the other moves are
+    /// searched at `(depth - 1) / 2` against `tt_score - margin * depth`, when the TT entry is a
+    /// lower bound or exact from at least `depth - tt_depth_margin`.
+    SE_MIN_DEPTH = 8, 4, 99, 1;
+    SE_MARGIN = 2, 1, 8, 1;
+    SE_TT_DEPTH_MARGIN = 3, 1, 6, 1;
     /// Score of a position whose side to move reached it again with strictly more in hand
     /// (superior repetition): a large, non-mate bound.
     SUPERIOR_REPETITION = 3000, 500, 10000, 100;

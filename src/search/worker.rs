@@ -6,6 +6,7 @@
 //! worker and kept between searches.
 
 use super::api::{Bound, SearchEvent, SearchInfo};
+use super::correction::{Correction, Slots};
 use super::eval_stack::EvalStack;
 use super::history::{bonus, piece_to, History};
 use super::mate3;
@@ -147,6 +148,9 @@ struct Frame {
     killers: [Option<Move>; 2],
     /// A real move (not a null move) was made at this ply.
     moved: bool,
+    /// The move a singular-extension search of this ply leaves out (set by the node itself,
+    /// around its own reduced search of the other moves).
+    excluded: Option<Move>,
 }
 
 impl Frame {
@@ -155,6 +159,7 @@ impl Frame {
         static_eval: EVAL_NONE,
         killers: [None; 2],
         moved: false,
+        excluded: None,
     };
 }
 
@@ -244,6 +249,7 @@ pub(crate) struct Worker<E: Evaluator> {
     eval: EvalStack<E>,
     shared: Option<Arc<Shared>>,
     history: History,
+    correction: Correction,
     stack: Vec<Frame>,
     pv_table: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -267,6 +273,7 @@ impl<E: Evaluator> Worker<E> {
             eval: EvalStack::new(eval, MAX_PLY + 4),
             shared: None,
             history: History::new(),
+            correction: Correction::new(),
             stack: vec![Frame::EMPTY; MAX_PLY + 4],
             pv_table: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
@@ -294,6 +301,7 @@ impl<E: Evaluator> Worker<E> {
     /// Forget everything learnt (for `usinewgame` / ClearHash and deterministic benches).
     pub fn clear(&mut self) {
         self.history.clear();
+        self.correction.clear();
     }
 
     /// Prepares a search of `pos` over `root_moves` (legal, non-empty).
@@ -743,6 +751,25 @@ impl<E: Evaluator> Worker<E> {
         [one, two]
     }
 
+    /// Where the correction history keeps the node at `ply` (the current position).
+    #[inline]
+    fn correction_slots(&self, ply: usize) -> Slots {
+        let back = |n: usize| {
+            if ply >= n {
+                self.stack[ply - n].piece_to
+            } else {
+                None
+            }
+        };
+        Correction::slots(&self.pos, back(1), [back(2), back(4)])
+    }
+
+    /// `raw` corrected by the search's past errors at `slots`, kept off the mate scores.
+    #[inline]
+    fn corrected(&self, raw: i32, slots: &Slots) -> i32 {
+        (raw + self.correction.value(slots)).clamp(-MATE_IN_MAX_PLY + 1, MATE_IN_MAX_PLY - 1)
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         let child_len = self.pv_len[ply + 1].max(ply + 1);
         self.pv_table[ply][ply] = Some(m);
@@ -847,7 +874,10 @@ impl<E: Evaluator> Worker<E> {
         };
         let tt = &sh.tt;
         let probe = tt.probe(key, side.index());
-        let tt_hit = probe.hit;
+        // A singular-extension search of this node leaves out one move: the table's entry is
+        // about all of them, so it neither cuts this search off nor gets its result.
+        let excluded = self.stack[ply].excluded;
+        let tt_hit = probe.hit.filter(|_| excluded.is_none());
         let tt_move = tt_hit
             .and_then(|h| h.mv())
             .filter(|&m| self.pos.is_pseudo_legal(m));
@@ -865,21 +895,26 @@ impl<E: Evaluator> Worker<E> {
             }
         }
 
-        // 5. Static evaluation.
-        let static_eval = if in_check {
-            EVAL_NONE
-        } else {
-            match tt_hit {
-                Some(h) if h.eval != i16::MIN => h.eval as i32,
-                _ => {
-                    let e = self.evaluate(ply);
-                    // Cached at once: the pruning below often returns without a store, and the
-                    // next iteration would evaluate the position again.
-                    if tt_hit.is_none() {
-                        tt.store_eval(&probe, key, e as i16);
+        // 5. Static evaluation: the evaluation's (kept in the table as it is) plus the correction
+        // history's. A singular-extension search's is its node's, already known.
+        let slots = (!in_check).then(|| self.correction_slots(ply));
+        let (raw_eval, static_eval) = match &slots {
+            None => (EVAL_NONE, EVAL_NONE),
+            Some(_) if excluded.is_some() => (EVAL_NONE, self.stack[ply].static_eval),
+            Some(slots) => {
+                let raw = match tt_hit {
+                    Some(h) if h.eval != i16::MIN => h.eval as i32,
+                    _ => {
+                        let e = self.evaluate(ply);
+                        // Cached at once: the pruning below often returns without a store, and
+                        // the next iteration would evaluate the position again.
+                        if tt_hit.is_none() {
+                            tt.store_eval(&probe, key, e as i16);
+                        }
+                        e
                     }
-                    e
-                }
+                };
+                (raw, self.corrected(raw, slots))
             }
         };
         self.stack[ply].static_eval = static_eval;
@@ -897,6 +932,7 @@ impl<E: Evaluator> Worker<E> {
 
         // 6. Mate in one, then (cramped enemy king, enough depth for it to pay) mate in three.
         if !in_check
+            && excluded.is_none()
             && depth >= params::MATE1_MIN_DEPTH.get()
             && !tt_hit.is_some_and(|h| h.has_search_result())
         {
@@ -920,7 +956,7 @@ impl<E: Evaluator> Worker<E> {
                     key,
                     Some(m),
                     to_tt(score, ply),
-                    static_eval as i16,
+                    raw_eval as i16,
                     depth + 6,
                     TtBound::Exact,
                     PV,
@@ -929,7 +965,7 @@ impl<E: Evaluator> Worker<E> {
             }
         }
 
-        if !PV && !in_check {
+        if !PV && !in_check && excluded.is_none() {
             // 7. Razoring: hopeless at low depth, verify with quiescence.
             if depth <= params::RAZOR_MAX_DEPTH.get()
                 && eval + params::RAZOR_MARGIN.get() * depth < alpha
@@ -987,7 +1023,11 @@ impl<E: Evaluator> Worker<E> {
         // 10. Internal iterative reduction: no TT move, so this node was never searched well;
         // search it shallower first.
         let mut depth = depth;
-        if tt_move.is_none() && depth >= params::IIR_MIN_DEPTH.get() && (PV || cut_node) {
+        if tt_move.is_none()
+            && excluded.is_none()
+            && depth >= params::IIR_MIN_DEPTH.get()
+            && (PV || cut_node)
+        {
             depth -= 1;
         }
 
@@ -1024,7 +1064,7 @@ impl<E: Evaluator> Worker<E> {
                 break;
             };
             let pos = &self.pos;
-            if !pos.is_legal_pseudo(m) {
+            if Some(m) == excluded || !pos.is_legal_pseudo(m) {
                 continue;
             }
             move_count += 1;
@@ -1063,21 +1103,60 @@ impl<E: Evaluator> Worker<E> {
                 }
             }
 
-            // 13. Extensions: checks that do not lose material, bounded by twice the root depth.
-            let extension = i32::from(
-                params::CHECK_EXTENSION.get() != 0
-                    && gives_check
-                    && ply < 2 * self.root_depth as usize
-                    && see_ge(pos, m, 0),
-            );
-            let new_depth = depth - 1 + extension;
-
             if !tactical {
                 quiets_tried.push_if_room((m, pt));
             }
             if let Some(captured) = pos.captured_piece(m) {
                 captures_tried.push_if_room((pt, captured.kind()));
             }
+
+            // 13. Extensions, bounded by twice the root depth. The TT move is extended when a
+            // reduced search of every other move fails low against a margin below its score (it
+            // is singular: the only good move here), and reduced when its score already beats
+            // beta without being singular; when even the others beat beta, this node does too
+            // (multi-cut). Otherwise checks that do not lose material are extended.
+            let extendable = ply < 2 * self.root_depth as usize;
+            let check_extension = i32::from(
+                params::CHECK_EXTENSION.get() != 0
+                    && gives_check
+                    && extendable
+                    && see_ge(pos, m, 0),
+            );
+            let mut extension = check_extension;
+            if let (Some(hit), Some(tt_score)) = (tt_hit, tt_score) {
+                if ply > 0
+                    && extendable
+                    && Some(m) == tt_move
+                    && excluded.is_none()
+                    && depth >= params::SE_MIN_DEPTH.get()
+                    && hit.depth as i32 >= depth - params::SE_TT_DEPTH_MARGIN.get()
+                    && matches!(hit.bound, TtBound::Lower | TtBound::Exact)
+                    && !is_mate_score(tt_score)
+                {
+                    let singular_beta = tt_score - params::SE_MARGIN.get() * depth;
+                    self.stack[ply].excluded = Some(m);
+                    let score = self.search::<false>(
+                        sh,
+                        singular_beta - 1,
+                        singular_beta,
+                        (depth - 1) / 2,
+                        ply,
+                        cut_node,
+                    );
+                    self.stack[ply].excluded = None;
+                    if sh.stop.load(Ordering::Relaxed) {
+                        return 0;
+                    }
+                    if score < singular_beta {
+                        extension = 1;
+                    } else if !PV && singular_beta >= beta {
+                        return singular_beta;
+                    } else if tt_score >= beta {
+                        extension = -1;
+                    }
+                }
+            }
+            let new_depth = depth - 1 + extension;
 
             // 14. Make the move and search it: late moves reduced, null window first.
             self.make(sh, m, ply);
@@ -1130,8 +1209,13 @@ impl<E: Evaluator> Worker<E> {
         }
 
         // 15. No legal move: mated (in shogi, as in Heian, having no move loses even without check).
+        // A singular-extension search without the one move it left out fails low.
         if move_count == 0 {
-            return mated_in(ply);
+            return if excluded.is_some() {
+                alpha
+            } else {
+                mated_in(ply)
+            };
         }
 
         // 16. Learn from the cutoff: reward the move that caused it, punish the ones tried before it
@@ -1164,7 +1248,23 @@ impl<E: Evaluator> Worker<E> {
             }
         }
 
-        // 17. Store.
+        // 17. Store (not a search that left a move out: the entry would be about fewer moves),
+        // and learn the static evaluation's error where the bound proves it: upward when a move
+        // beat alpha, downward when none did; not from a capture, whose gain the evaluation of
+        // the position before it is not meant to see.
+        if excluded.is_some() {
+            return best_score;
+        }
+        if let Some(slots) = &slots {
+            let best_is_capture = best_move.is_some_and(|m| self.pos.captured_piece(m).is_some());
+            if !best_is_capture
+                && !is_mate_score(best_score)
+                && (best_score > static_eval) == best_move.is_some()
+            {
+                self.correction
+                    .update(slots, depth, static_eval, best_score);
+            }
+        }
         let bound = if best_score >= beta {
             TtBound::Lower
         } else if PV && best_score > original_alpha {
@@ -1172,10 +1272,10 @@ impl<E: Evaluator> Worker<E> {
         } else {
             TtBound::Upper
         };
-        let stored_eval = if static_eval == EVAL_NONE {
+        let stored_eval = if raw_eval == EVAL_NONE {
             i16::MIN
         } else {
-            static_eval as i16
+            raw_eval as i16
         };
         tt.store(
             &probe,
@@ -1246,17 +1346,19 @@ impl<E: Evaluator> Worker<E> {
             }
         }
 
-        // Stand pat: the side to move may decline every capture (not when in check).
-        let static_eval;
+        // Stand pat: the side to move may decline every capture (not when in check). The
+        // evaluation is corrected as in the main search; the table keeps it uncorrected.
+        let (raw_eval, static_eval);
         let mut best_score;
         if in_check {
-            static_eval = EVAL_NONE;
+            (raw_eval, static_eval) = (EVAL_NONE, EVAL_NONE);
             best_score = -INFINITE;
         } else {
-            static_eval = match tt_hit {
+            raw_eval = match tt_hit {
                 Some(h) if h.eval != i16::MIN => h.eval as i32,
                 _ => self.evaluate(ply),
             };
+            static_eval = self.corrected(raw_eval, &self.correction_slots(ply));
             best_score = static_eval;
             if best_score >= beta {
                 if !tt_hit.is_some_and(|h| h.has_search_result()) {
@@ -1265,7 +1367,7 @@ impl<E: Evaluator> Worker<E> {
                         key,
                         None,
                         to_tt(best_score, ply),
-                        static_eval as i16,
+                        raw_eval as i16,
                         0,
                         TtBound::Lower,
                         false,
@@ -1331,10 +1433,10 @@ impl<E: Evaluator> Worker<E> {
         } else {
             TtBound::Upper
         };
-        let stored_eval = if static_eval == EVAL_NONE {
+        let stored_eval = if raw_eval == EVAL_NONE {
             i16::MIN
         } else {
-            static_eval as i16
+            raw_eval as i16
         };
         tt.store(
             &probe,
