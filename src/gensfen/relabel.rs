@@ -7,11 +7,12 @@
 //! without replaying a game. It is YaneuraOu's `gensfen` → `learn` loop with the labelling step on
 //! its own, as the field does with re-scored public data.
 //!
-//! Records go out in the order they came in, one for each good input record, so that a run can be
-//! resumed exactly: appending to the output skips as many good input records as it already
-//! holds. Work is split into batches of [`BATCH`] consecutive records (one game's positions share
-//! table entries); each batch starts from an empty table and history, so the output does not
-//! depend on the number of threads.
+//! Records go out in the order they came in, one for each good input record. Work is split into
+//! batches of [`BATCH`] consecutive records (one game's positions share table entries); each
+//! batch starts from an empty table and empty histories, so the output does not depend on the
+//! number of threads, and a run resumes exactly: appending to the output keeps its whole batches
+//! (a killed run may leave part of one, which is cut off and searched again, since its records
+//! were searched after the batch's first ones) and skips as many good input records.
 
 use super::game::SelfPlay;
 use super::{ConfigError, GensfenConfig, SearchSettings};
@@ -63,9 +64,12 @@ pub struct RelabelProgress {
 /// What a run did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RelabelReport {
-    /// Records in the output at the start (that many good input records were skipped) and the end.
+    /// Records in the output at the start, after cutting off an unfinished batch (that many good
+    /// input records were skipped), and at the end.
     pub records_before: u64,
     pub records_after: u64,
+    /// Records of an unfinished batch that were in the output, cut off and searched again.
+    pub redone: u64,
     pub changes: Changes,
     pub elapsed: Duration,
 }
@@ -181,8 +185,13 @@ pub fn run(
     config.validate()?;
     crate::core::attacks::init();
     let started = Instant::now();
-    let records_before = writer.records();
+    // The batches already written whole; the rest of an unfinished one is searched again.
+    let whole = writer.records() / BATCH as u64 * BATCH as u64;
+    let redone = writer.records() - whole;
+    writer.truncate_to(whole)?;
+    let records_before = whole;
     let mut report = RelabelReport {
+        redone,
         records_before,
         records_after: records_before,
         ..RelabelReport::default()

@@ -151,6 +151,25 @@ impl PsvWriter {
         Ok(())
     }
 
+    /// Cuts the file back to its first `records` records (no more than it holds), so that they are
+    /// written again: a resumed run that must redo an unfinished unit of work.
+    pub fn truncate_to(&mut self, records: u64) -> Result<(), WriteError> {
+        let records = records.min(self.records);
+        let fail = |source| WriteError::Write {
+            path: self.path.clone(),
+            records: self.records,
+            source,
+        };
+        self.file
+            .set_len(records * RECORD_BYTES as u64)
+            .map_err(fail)?;
+        self.file
+            .seek(SeekFrom::Start(records * RECORD_BYTES as u64))
+            .map_err(fail)?;
+        self.records = records;
+        Ok(())
+    }
+
     /// Flushes the data to the disk; returns the number of records in the file.
     pub fn finish(self) -> Result<u64, WriteError> {
         self.file.sync_data().map_err(|source| WriteError::Write {
@@ -202,6 +221,22 @@ mod tests {
         PsvReader::new([path])
             .map(|r| r.unwrap().game_ply)
             .collect()
+    }
+
+    #[test]
+    fn truncating_keeps_the_first_records_and_writing_goes_on_after_them() {
+        let path = temp_path("truncate");
+        let _ = std::fs::remove_file(&path);
+        let mut w = PsvWriter::open(&path, OpenMode::CreateNew).unwrap();
+        w.write(&[record(1), record(2), record(3)]).unwrap();
+        w.truncate_to(5).unwrap();
+        assert_eq!(w.records(), 3, "no more than it holds");
+        w.truncate_to(1).unwrap();
+        assert_eq!(w.records(), 1);
+        w.write(&[record(7)]).unwrap();
+        assert_eq!(w.finish().unwrap(), 2);
+        assert_eq!(plies(&path), vec![1, 7]);
+        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]

@@ -7,7 +7,7 @@
 
 use crate::core::Variant;
 use crate::gensfen::openings::{self, OpeningsError};
-use crate::gensfen::relabel::{self, RelabelConfig, RelabelError, RelabelReport};
+use crate::gensfen::relabel::{self, RelabelConfig, RelabelError, RelabelReport, BATCH};
 use crate::gensfen::{self, GensfenConfig, GensfenError, GensfenReport, Progress};
 use crate::psv::shuffle::{split_and_shuffle, SPLIT_BLOCK};
 use crate::psv::{
@@ -306,13 +306,21 @@ fn write_relabel_report(
     )?;
     writeln!(
         out,
-        "read {} records from {} files ({} bad, dropped; {} ending in a partial record; {} unreadable); {} already in the output, skipped",
+        "read {} records from {} files ({} bad, dropped; {} ending in a partial record; {} unreadable); {} already in the output, skipped{}",
         counts.records,
         counts.files,
         counts.bad(),
         counts.truncated_files,
         counts.unreadable_files,
-        r.records_before
+        r.records_before,
+        if r.redone > 0 {
+            format!(
+                " ({} more of an unfinished batch of {BATCH} cut off and searched again)",
+                r.redone
+            )
+        } else {
+            String::new()
+        }
     )?;
     Ok(())
 }
