@@ -27,6 +27,7 @@ are kept with the figures; a generation continued with another binary says so in
 import argparse
 import hashlib
 import json
+import math
 import os
 import re
 import resource
@@ -42,11 +43,8 @@ MEASUREMENTS = ROOT / "measurements" / "learn"
 
 
 def sha256(path):
-    h = hashlib.sha256()
     with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def git_commit():
@@ -252,7 +250,6 @@ def record_match(args):
 
 
 def elo(wins, draws, losses):
-    import math
     n = wins + draws + losses
     if n == 0:
         return None

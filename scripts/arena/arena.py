@@ -477,22 +477,29 @@ def sprt_state(arena_dir):
 # Modes
 
 
+def resumable_run_dir(mode, args, binaries):
+    """The state file (`--state`, or None) and run directory of a run that may span sittings: a
+    run with a state file has one fixed directory (ShogiArena's resume checks the run's paths),
+    filled from the file when it is not there yet."""
+    state = Path(args.state).resolve() if args.state else None
+    if args.run_dir:
+        run_dir = Path(args.run_dir).resolve()
+    elif state:
+        run_dir = ROOT / "target" / "arena" / f"{mode}-{state.name.split('.')[0]}"
+    else:
+        run_dir = default_run_dir(mode)
+    if state and state.exists() and not (run_dir / "arena").exists():
+        restore_state(state, run_dir / "arena", binaries)
+    return state, run_dir
+
+
 def cmd_sprt(args, extra):
     candidate = Path(args.candidate) if args.candidate else build_tree()
     base = Path(args.base_engine) if args.base_engine else build_ref(args.base)
     require(candidate, "candidate engine")
     require(base, "base engine")
     candidate, base = staged(candidate), staged(base)
-    state = Path(args.state).resolve() if args.state else None
-    if args.run_dir:
-        run_dir = Path(args.run_dir).resolve()
-    elif state:
-        # One fixed place per state file: ShogiArena's resume checks the run's paths.
-        run_dir = ROOT / "target" / "arena" / f"sprt-{state.name.split('.')[0]}"
-    else:
-        run_dir = default_run_dir("sprt")
-    if state and state.exists() and not (run_dir / "arena").exists():
-        restore_state(state, run_dir / "arena", [candidate, base])
+    state, run_dir = resumable_run_dir("sprt", args, [candidate, base])
     prepare(
         run_dir,
         "sprt.yaml",
@@ -530,16 +537,7 @@ def cmd_spsa(args, extra):
     tokin = Path(args.tokin) if args.tokin else build_tree(features="tune", target_dir=ROOT / "target" / "tune")
     require(tokin, "tuning build")
     tokin = staged(tokin)
-    state = Path(args.state).resolve() if args.state else None
-    if args.run_dir:
-        run_dir = Path(args.run_dir).resolve()
-    elif state:
-        # One fixed place per state file: ShogiArena's resume checks the run's paths.
-        run_dir = ROOT / "target" / "arena" / f"spsa-{state.name.split('.')[0]}"
-    else:
-        run_dir = default_run_dir("spsa")
-    if state and state.exists() and not (run_dir / "arena").exists():
-        restore_state(state, run_dir / "arena", [tokin])
+    state, run_dir = resumable_run_dir("spsa", args, [tokin])
     prepare(run_dir, "spsa.yaml", {"tokin.yaml": engine_yaml("tokin-fast.yaml", "tokin", tokin)})
     shutil.copy(HERE / "spsa-space.yaml", run_dir / "spsa-space.yaml")
     shogiarena("spsa", run_dir, extra, minutes=args.minutes)
