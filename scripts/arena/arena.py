@@ -4,6 +4,7 @@
     scripts/arena/arena.py sprt                  # this tree's build against main's, until SPRT decides
     scripts/arena/arena.py gauntlet              # Tokin against gpsusi, Fairy-Stockfish, YaneuraOu
     scripts/arena/arena.py spsa                  # tune src/search/params.rs with a --features tune build
+    scripts/arena/arena.py same-network --network nn.bin   # Tokin and YaneuraOu NNUE on one network
     scripts/arena/arena.py report RUN_DIR        # Elo table, every game's ending, CSA and KIF records
 
 The first run creates scripts/arena/.venv and installs scripts/arena/requirements.txt there (pinned
@@ -533,6 +534,50 @@ def cmd_gauntlet(args, extra):
     report(run_dir, focus="tokin")
 
 
+# The size of a network file of the standard shape, HalfKP 256x2-32-32: the only one YaneuraOu's
+# NNUE edition (as built by its Makefile's default) evaluates.
+STANDARD_NETWORK_BYTES = 64_217_066
+
+
+def staged_network(path):
+    """A copy of a network file named nn.bin (as YaneuraOu reads it from EvalDir) in a folder named
+    by its content hash, target/arena/networks/<sha256[:16]>/nn.bin, like `staged` for binaries."""
+    path = Path(path).resolve()
+    require(path, "network file")
+    size = path.stat().st_size
+    if size != STANDARD_NETWORK_BYTES:
+        sys.exit(
+            f"arena.py: {path} has {size:,} bytes, not the {STANDARD_NETWORK_BYTES:,} of the standard shape "
+            "HalfKP 256x2-32-32, the only one YaneuraOu's NNUE edition evaluates (tokin learn --arch 256x2-32-32)"
+        )
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    target = ROOT / "target" / "arena" / "networks" / digest / "nn.bin"
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, target.with_suffix(".tmp"))
+        os.replace(target.with_suffix(".tmp"), target)
+    return target
+
+
+def cmd_same_network(args, extra):
+    tokin = Path(args.tokin) if args.tokin else build_tree()
+    require(tokin, "tokin")
+    require(args.yaneuraou, "YaneuraOu NNUE edition")
+    tokin, network = staged(tokin), staged_network(args.network)
+    # The network is checked by hash like the binary: a resumed run plays on with the same file.
+    state, run_dir = resumable_run_dir("same-network", args, [tokin, network])
+    eval_dir = f"EvalDir={network.parent}"
+    engines = {
+        "tokin.yaml": engine_yaml("tokin.yaml", "tokin", tokin, [eval_dir]),
+        "yaneuraou-nnue.yaml": engine_yaml("yaneuraou-nnue.yaml", "yaneuraou-nnue", args.yaneuraou, [eval_dir]),
+    }
+    prepare(run_dir, "same-network.yaml", engines, args.instances)
+    shogiarena("tournament", run_dir, extra, minutes=args.minutes)
+    if state:
+        save_state(run_dir / "arena", state, [tokin, network])
+    report(run_dir, focus="tokin")
+
+
 def cmd_spsa(args, extra):
     tokin = Path(args.tokin) if args.tokin else build_tree(features="tune", target_dir=ROOT / "target" / "tune")
     require(tokin, "tuning build")
@@ -720,6 +765,18 @@ def main():
     p.add_argument("--instances", help="ShogiArena instance file: play on those machines")
     p.add_argument("--run-dir")
     p.set_defaults(func=cmd_gauntlet)
+
+    p = sub.add_parser("same-network", help="Tokin against YaneuraOu's NNUE edition, both evaluating one network")
+    p.add_argument("--network", required=True, help="a network file of the standard shape (HalfKP 256x2-32-32)")
+    p.add_argument("--tokin", help="Tokin binary (default: build this tree)")
+    p.add_argument("--yaneuraou", default="/work/peers/bin/yaneuraou-nnue-avx2",
+                   help="YaneuraOu NNUE edition binary (README: how to build it)")
+    p.add_argument("--instances", help="ShogiArena instance file: play on those machines")
+    p.add_argument("--run-dir")
+    p.add_argument("--state", metavar="FILE.tar.xz",
+                   help="continue the run saved in FILE (if it exists) and save it there when this sitting ends")
+    p.add_argument("--minutes", type=float, help="stop the run after this long (it resumes where it stopped)")
+    p.set_defaults(func=cmd_same_network)
 
     p = sub.add_parser("spsa", help="tune the search parameters with a --features tune build")
     p.add_argument("--tokin", help="tuning binary (default: build this tree with --features tune)")
