@@ -85,6 +85,16 @@ impl TimeLimits {
             // Only depth / nodes (/ ponder without a clock): no time limit.
             return TimeLimits::NONE;
         }
+        if time.unwrap_or(0) <= 0
+            && inc == 0
+            && byoyomi == 0
+            && (limits.nodes.is_some() || limits.depth.is_some())
+        {
+            // An empty clock beside a node or depth limit (`go btime 0 wtime 0 nodes 20000`, as
+            // ShogiArena sends for fixed-node games) is no clock: the limit governs, as in
+            // YaneuraOu and Stockfish. Without such a limit an empty clock still means "move now".
+            return TimeLimits::NONE;
+        }
         let bank = time.unwrap_or(0).max(0);
 
         // What the clock allows on this move before the flag falls, and the hard limit kept a
@@ -285,6 +295,37 @@ mod tests {
         assert_eq!(
             TimeLimits::new(&depth, Color::Black, 1, &cfg),
             TimeLimits::NONE
+        );
+        // ShogiArena's fixed-node games: an empty clock beside the limit is no clock.
+        let nodes = Limits {
+            nodes: Some(20_000),
+            ..clock(0, 0, 0, 0)
+        };
+        assert_eq!(
+            TimeLimits::new(&nodes, Color::Black, 1, &cfg),
+            TimeLimits::NONE
+        );
+        let depth_empty_clock = Limits {
+            depth: Some(8),
+            ..clock(0, 5000, 0, 0)
+        };
+        assert_eq!(
+            TimeLimits::new(&depth_empty_clock, Color::Black, 1, &cfg),
+            TimeLimits::NONE
+        );
+        // A clock with time on it still applies beside a node limit; an empty one alone means
+        // "move at once".
+        let timed_nodes = Limits {
+            nodes: Some(20_000),
+            ..clock(0, 0, 1000, 0)
+        };
+        assert_eq!(
+            TimeLimits::new(&timed_nodes, Color::Black, 1, &cfg).hard,
+            Some(700)
+        );
+        assert_eq!(
+            TimeLimits::new(&clock(0, 0, 0, 0), Color::Black, 1, &cfg).hard,
+            Some(1)
         );
         let bare = TimeLimits::new(&Limits::default(), Color::Black, 1, &cfg);
         assert_eq!(bare.hard, Some(5000));
