@@ -305,7 +305,7 @@ def main():
     p.add_argument("--validation-data", type=Path, help="validate on this file instead of val.bin")
     p.add_argument("--arch", default="64x2-32-32")
     p.add_argument("--epochs", type=int, default=8)
-    p.add_argument("--batch", type=int, default=2048)
+    p.add_argument("--batch", type=int, default=16384)
     p.add_argument("--lambda", dest="lambda_", type=float, default=0.7)
     p.add_argument("--scale", type=float, default=950)
     p.add_argument("--no-build", action="store_true", help="use target/release/tokin as it is")

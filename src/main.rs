@@ -335,6 +335,10 @@ struct LearnCli {
     /// to right: the rules are symmetric, so the data doubles).
     #[arg(long)]
     no_mirror: bool,
+    /// Weight decay of the king-specific first-layer rows (AdamW's, per unit of step size): what
+    /// the data does not insist on is left to the rows shared by every king square. 0 = none.
+    #[arg(long, default_value_t = 0.0)]
+    ft_decay: f32,
 }
 
 impl LearnCli {
@@ -367,6 +371,7 @@ impl LearnCli {
                 threads: self.threads.unwrap_or(defaults.threads),
                 seed: self.seed,
                 mirror: !self.no_mirror,
+                ft_decay: self.ft_decay,
             },
         }
     }

@@ -94,9 +94,12 @@ pub fn clamp01(x: f32) -> f32 {
 }
 
 impl Model {
-    /// A freshly initialised model: transformer weights small and its biases at the middle of
-    /// the clipping range (activations start where they pass gradients), hidden layers uniform
-    /// in `+-1/sqrt(fan_in)`.
+    /// A freshly initialised model: the factoriser's weights small and random, the transformer's
+    /// biases at the middle of the clipping range (activations start where they pass gradients),
+    /// hidden layers uniform in `+-1/sqrt(fan_in)`, and the king-specific rows at zero: a (king,
+    /// piece) row the data never reaches then adds nothing to the factoriser's value instead of
+    /// noise. With a million positions the rows of unusual king squares are rarely or never
+    /// trained, and the search meets those squares where validation positions do not.
     pub fn new(architecture: Architecture, seed: u64) -> Option<Model> {
         let Architecture { l1, l2, l3 } = architecture;
         let mut rng = Rng::new(seed);
@@ -104,10 +107,7 @@ impl Model {
             let unit = (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
             ((2.0 * unit - 1.0) as f32) * limit
         };
-        let mut ft = LargeTable::try_zeroed(DIMENSIONS * l1)?;
-        for w in ft.iter_mut() {
-            *w = uniform(0.02);
-        }
+        let ft = LargeTable::try_zeroed(DIMENSIONS * l1)?;
         let factor = (0..FE_END as usize * l1).map(|_| uniform(0.02)).collect();
         let dense = |n: usize, fan_in: usize, u: &mut dyn FnMut(f32) -> f32| -> Vec<f32> {
             let limit = 1.0 / (fan_in as f32).sqrt();

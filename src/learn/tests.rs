@@ -57,6 +57,7 @@ fn config(threads: usize) -> TrainConfig {
         threads,
         seed: 5,
         mirror: true,
+        ft_decay: 0.0,
     }
 }
 
@@ -78,6 +79,54 @@ fn training_lowers_the_loss_on_held_out_samples() {
         after.1 < before.1 - 0.01,
         "held-out loss {before:?} -> {after:?}"
     );
+}
+
+/// --ft-decay shrinks the king-specific rows a batch uses (and only the transformer's): the same
+/// run with decay ends with smaller such rows and the same-sized dense layers' update rule.
+#[test]
+fn ft_decay_shrinks_the_king_specific_rows() {
+    let train = samples(1, 1000);
+    let mut plain = Trainer::new(TINY, config(1)).unwrap();
+    let mut decayed = Trainer::new(
+        TINY,
+        TrainConfig {
+            ft_decay: 100.0,
+            ..config(1)
+        },
+    )
+    .unwrap();
+    let start: Vec<f32> = plain.model.ft.iter().copied().collect();
+    for _ in 0..2 {
+        plain.train_epoch(&train, &mut |_| {});
+        decayed.train_epoch(&train, &mut |_| {});
+    }
+    // The squared norm of the rows the data used (those training moved).
+    let l1 = TINY.l1;
+    let used: Vec<usize> = (0..start.len() / l1)
+        .filter(|&r| plain.model.ft[r * l1..(r + 1) * l1] != start[r * l1..(r + 1) * l1])
+        .collect();
+    assert!(used.len() > 100, "{} rows used", used.len());
+    let norm = |t: &Trainer| -> f64 {
+        used.iter()
+            .flat_map(|&r| &t.model.ft[r * l1..(r + 1) * l1])
+            .map(|&w| f64::from(w * w))
+            .sum()
+    };
+    assert!(
+        norm(&decayed) < 0.5 * norm(&plain),
+        "rows used: {} without decay, {} with",
+        norm(&plain),
+        norm(&decayed)
+    );
+    // The factoriser is not decayed: it carries what every king square shares.
+    let factor_norm = |t: &Trainer| {
+        t.model
+            .factor
+            .iter()
+            .map(|&w| f64::from(w * w))
+            .sum::<f64>()
+    };
+    assert!(factor_norm(&decayed) > 0.5 * factor_norm(&plain));
 }
 
 /// The mean |float - integer| evaluation of `model` and the network `raw` the engine runs, over

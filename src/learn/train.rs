@@ -34,6 +34,11 @@ pub struct TrainConfig {
     pub seed: u64,
     /// Mirror half of the samples (a fresh half each epoch): left-right symmetry doubles the data.
     pub mirror: bool,
+    /// Decoupled weight decay (AdamW's) of the king-specific transformer rows, per unit of step
+    /// size: each row a batch uses shrinks by `lr x decay` toward zero, so what the data does not
+    /// insist on is left to the factoriser (shared by every king square). With the few million
+    /// positions one machine generates those rows are what overfits.
+    pub ft_decay: f32,
 }
 
 impl Default for TrainConfig {
@@ -47,6 +52,7 @@ impl Default for TrainConfig {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             seed: 1,
             mirror: true,
+            ft_decay: 0.0,
         }
     }
 }
@@ -260,6 +266,7 @@ impl Trainer {
             }
         }
         let l1 = self.model.architecture.l1;
+        let shrink = 1.0 - self.learning_rate() * self.config.ft_decay;
         const ROWS: usize = 256;
         let states = &self.threads;
         let touched_any = &self.touched_any;
@@ -286,6 +293,11 @@ impl Trainer {
                             }
                         }
                         let span = r * l1..(r + 1) * l1;
+                        if shrink != 1.0 {
+                            for w in &mut w[span.clone()] {
+                                *w *= shrink;
+                            }
+                        }
                         adam(
                             &mut w[span.clone()],
                             &g,
@@ -598,9 +610,14 @@ mod tests {
             ..TrainConfig::default()
         };
         let mut t = Trainer::new(a, config.clone()).unwrap();
-        // Bigger hidden weights than the initialisation, so that every layer passes gradient.
+        // Bigger hidden weights than the initialisation, so that every layer passes gradient,
+        // and king-specific rows that are not zero (a trained model's).
         for w in t.model.w3.iter_mut() {
             *w *= 4.0;
+        }
+        let mut rng = crate::rng::Rng::new(3);
+        for w in t.model.ft.iter_mut() {
+            *w = ((rng.next() >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.04;
         }
         let model = &t.model;
         let state = &mut t.threads[0];

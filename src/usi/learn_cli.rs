@@ -89,6 +89,12 @@ impl LearnArgs {
         if !(c.scale > 0.0 && c.learning_rate > 0.0 && c.lr_decay > 0.0) {
             return bad("--scale, --lr and --lr-decay must be positive".into());
         }
+        if !(c.ft_decay >= 0.0 && c.ft_decay * c.learning_rate < 1.0) {
+            return bad(format!(
+                "--ft-decay {} must be at least 0 and below 1 / --lr",
+                c.ft_decay
+            ));
+        }
         if !(0.0..0.9).contains(&self.validation) {
             return bad(format!(
                 "--validation {} is not in [0, 0.9)",
@@ -313,7 +319,7 @@ pub fn learn(out: &mut dyn Write, args: &LearnArgs) -> Result<(), LearnError> {
     let architecture = trainer.model.architecture;
     writeln!(
         out,
-        "{} for training, {} held out; {}, batch {}, lr {}, decay {} an epoch, lambda {}, scale {}, {} thread(s), seed {}",
+        "{} for training, {} held out; {}, batch {}, lr {}, decay {} an epoch, lambda {}, scale {}, king-row decay {}, {} thread(s), seed {}",
         train.len(),
         held.len(),
         architecture,
@@ -322,6 +328,7 @@ pub fn learn(out: &mut dyn Write, args: &LearnArgs) -> Result<(), LearnError> {
         args.config.lr_decay,
         args.config.lambda,
         args.config.scale,
+        args.config.ft_decay,
         args.config.threads,
         args.config.seed
     )?;
