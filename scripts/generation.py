@@ -2,7 +2,7 @@
 """One generation of Tokin's network, as one command: self-play data, a shuffled split, a trained
 network, and every figure the learning loop reports kept in measurements/learn/NAME.json.
 
-    nice scripts/generation.py run gen1 --count 1200000 --nodes 5000 --seed 1
+    nice scripts/generation.py run gen1 --count 1200000 --nodes 5000 --seed 1 --lambda 0.7 --batch 2048
     nice scripts/generation.py run gen2 --previous gen1 --count 1200000 --nodes 5000 --seed 2
     scripts/generation.py table                  # every generation's figures, as a Markdown table
 
