@@ -180,19 +180,20 @@ def default_run_dir(mode):
     return ROOT / "target" / "arena" / f"{mode}-{stamp}"
 
 
-def staged(binary):
-    """A copy of an engine binary alone in a folder named by its content hash
-    (target/arena/engines/<sha256[:16]>/tokin). ShogiArena keeps a copy of the engine's whole
-    folder with each run (for target/release, 140 MB of build products), and a run that resumes
-    must find the same bytes at the same path: a staged copy is both small and immune to rebuilds."""
-    binary = Path(binary).resolve()
-    digest = hashlib.sha256(binary.read_bytes()).hexdigest()[:16]
+def staged(path, name="tokin", folder="engines"):
+    """A copy of a file alone in a folder named by its content hash,
+    target/arena/<folder>/<sha256[:16]>/<name>: an engine binary (tokin), or a network (nn.bin, as
+    YaneuraOu reads it from EvalDir). ShogiArena keeps a copy of the engine's whole folder with
+    each run (for target/release, 140 MB of build products), and a run that resumes must find the
+    same bytes at the same path: a staged copy is both small and immune to rebuilds."""
+    path = Path(path).resolve()
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
     # Named by the hash alone: a run continued from its state file finds the same path whatever
-    # the rebuilt binary's file was called.
-    target = ROOT / "target" / "arena" / "engines" / digest / "tokin"
+    # the rebuilt file was called.
+    target = ROOT / "target" / "arena" / folder / digest / name
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(binary, target.with_suffix(".tmp"))
+        shutil.copy2(path, target.with_suffix(".tmp"))
         os.replace(target.with_suffix(".tmp"), target)
     return target
 
@@ -540,23 +541,16 @@ STANDARD_NETWORK_BYTES = 64_217_066
 
 
 def staged_network(path):
-    """A copy of a network file named nn.bin (as YaneuraOu reads it from EvalDir) in a folder named
-    by its content hash, target/arena/networks/<sha256[:16]>/nn.bin, like `staged` for binaries."""
-    path = Path(path).resolve()
+    """The network file staged as target/arena/networks/<sha256[:16]>/nn.bin, once it is checked
+    to be of the standard shape."""
     require(path, "network file")
-    size = path.stat().st_size
+    size = Path(path).stat().st_size
     if size != STANDARD_NETWORK_BYTES:
         sys.exit(
             f"arena.py: {path} has {size:,} bytes, not the {STANDARD_NETWORK_BYTES:,} of the standard shape "
             "HalfKP 256x2-32-32, the only one YaneuraOu's NNUE edition evaluates (tokin learn --arch 256x2-32-32)"
         )
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-    target = ROOT / "target" / "arena" / "networks" / digest / "nn.bin"
-    if not target.exists():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(path, target.with_suffix(".tmp"))
-        os.replace(target.with_suffix(".tmp"), target)
-    return target
+    return staged(path, name="nn.bin", folder="networks")
 
 
 def cmd_same_network(args, extra):

@@ -81,18 +81,12 @@ impl TimeLimits {
         let time = limits.time[us.index()];
         let inc = limits.inc[us.index()].max(0);
         let byoyomi = limits.byoyomi.max(0);
-        if time.is_none() && inc == 0 && byoyomi == 0 {
-            // Only depth / nodes (/ ponder without a clock): no time limit.
-            return TimeLimits::NONE;
-        }
-        if time.unwrap_or(0) <= 0
-            && inc == 0
-            && byoyomi == 0
-            && (limits.nodes.is_some() || limits.depth.is_some())
-        {
-            // An empty clock beside a node or depth limit (`go btime 0 wtime 0 nodes 20000`, as
-            // ShogiArena sends for fixed-node games) is no clock: the limit governs, as in
-            // YaneuraOu and Stockfish. Without such a limit an empty clock still means "move now".
+        let empty_clock = time.unwrap_or(0) <= 0 && inc == 0 && byoyomi == 0;
+        if empty_clock && (time.is_none() || limits.nodes.is_some() || limits.depth.is_some()) {
+            // No clock (depth / nodes / ponder without one), or an empty clock beside a node or
+            // depth limit (`go btime 0 wtime 0 nodes 20000`, as ShogiArena sends for fixed-node
+            // games): the limit governs, as in YaneuraOu and Stockfish. An empty clock alone
+            // still means "move now".
             return TimeLimits::NONE;
         }
         let bank = time.unwrap_or(0).max(0);
@@ -297,22 +291,17 @@ mod tests {
             TimeLimits::NONE
         );
         // ShogiArena's fixed-node games: an empty clock beside the limit is no clock.
-        let nodes = Limits {
-            nodes: Some(20_000),
-            ..clock(0, 0, 0, 0)
-        };
-        assert_eq!(
-            TimeLimits::new(&nodes, Color::Black, 1, &cfg),
-            TimeLimits::NONE
-        );
-        let depth_empty_clock = Limits {
-            depth: Some(8),
-            ..clock(0, 5000, 0, 0)
-        };
-        assert_eq!(
-            TimeLimits::new(&depth_empty_clock, Color::Black, 1, &cfg),
-            TimeLimits::NONE
-        );
+        for (nodes, depth, wtime) in [(Some(20_000), None, 0), (None, Some(8), 5000)] {
+            let limits = Limits {
+                nodes,
+                depth,
+                ..clock(0, wtime, 0, 0)
+            };
+            assert_eq!(
+                TimeLimits::new(&limits, Color::Black, 1, &cfg),
+                TimeLimits::NONE
+            );
+        }
         // A clock with time on it still applies beside a node limit; an empty one alone means
         // "move at once".
         let timed_nodes = Limits {
