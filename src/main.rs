@@ -167,8 +167,8 @@ enum Tool {
         show_errors: usize,
     },
     /// Shuffle PackedSfenValue files into one file in random order, optionally holding out a
-    /// validation file (by blocks of 256 consecutive records, so one game's positions stay on one
-    /// side): for trainers that read records in file order, such as nnue-pytorch. Holds every
+    /// validation file (by whole games, in blocks of at least 256 consecutive records, so one
+    /// game's positions stay on one side): for trainers that read records in file order, such as nnue-pytorch. Holds every
     /// record in memory (40 bytes each); bad records are dropped and counted.
     Shuffle {
         /// Record files (read in order, as one stream).
@@ -339,6 +339,23 @@ struct LearnCli {
     /// the data does not insist on is left to the rows shared by every king square. 0 = none.
     #[arg(long, default_value_t = 0.0)]
     ft_decay: f32,
+    /// The rows shared between king squares while training (folded into the file's rows at
+    /// export): "all" is YaneuraOu's learner's set for HalfKP (P, HalfRelativeKP, HalfK), "piece"
+    /// is P alone.
+    #[arg(long, value_enum, default_value_t = Factorisers::All)]
+    factorisers: Factorisers,
+    /// Train a correction to the hand-written evaluation (the evaluation is their sum) instead of
+    /// a whole evaluation: Tokin's own kind of network, meaningless to other engines alone.
+    #[arg(long)]
+    residual: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Factorisers {
+    /// P (piece and square), HalfRelativeKP (piece and offset from the king) and HalfK (king square).
+    All,
+    /// P alone.
+    Piece,
 }
 
 impl LearnCli {
@@ -372,6 +389,8 @@ impl LearnCli {
                 seed: self.seed,
                 mirror: !self.no_mirror,
                 ft_decay: self.ft_decay,
+                king_relative: self.factorisers == Factorisers::All,
+                residual: self.residual,
             },
         }
     }

@@ -98,6 +98,14 @@ fn a_trained_network_loads_and_plays_and_a_run_resumes() {
         "{report}"
     );
     assert!(!report.contains("epoch 1:"), "{report}");
+    // ...but not with other factorisers than the run was trained with.
+    let out = learn(
+        &data,
+        &net,
+        &["--epochs", "3", "--resume", "--factorisers", "piece"],
+    );
+    assert!(!out.status.success());
+    assert!(text(&out).contains("--factorisers all"), "{}", text(&out));
     // The next run starts from that network (--init): before its first step it is the network
     // the last run kept, so its epoch-0 validation loss is that network's, up to quantisation.
     let first = d.join("first.bin");
@@ -123,6 +131,7 @@ fn a_trained_network_loads_and_plays_and_a_run_resumes() {
             "is a HalfKP 64x2-32-32 network",
         ),
         (vec!["--init-fv-scale", "0"], "--init-fv-scale"),
+        (vec!["--residual"], "is a whole-evaluation network"),
     ] {
         let mut all = vec!["--epochs", "1", "--init", net.to_str().unwrap()];
         all.extend(flags.iter().copied());
@@ -155,6 +164,24 @@ fn a_trained_network_loads_and_plays_and_a_run_resumes() {
     c.read_until(|l| l.starts_with("info string eval "), QUICK, "eval");
     let (best, _, _) = c.go("go depth 4", Duration::from_secs(30));
     assert!(best.starts_with("bestmove "), "{best}");
+    // A residual network: the engine says so and plays with it.
+    let residual = d.join("residual.bin");
+    let out = learn(&data, &residual, &["--epochs", "1", "--residual"]);
+    assert!(out.status.success(), "{}", text(&out));
+    c.send(&format!(
+        "setoption name EvalFile value {}",
+        residual.display()
+    ));
+    c.send("isready");
+    let lines = c.expect("readyok", Duration::from_secs(30));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("residual (added to the hand-written evaluation)")),
+        "{lines:?}"
+    );
+    let (best, _, _) = c.go("go depth 4", Duration::from_secs(30));
+    assert!(best.starts_with("bestmove "), "{best}");
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -176,6 +203,7 @@ fn bad_options_and_data_are_refused() {
         (&["--lambda", "1.5"][..], "--lambda"),
         (&["--epochs", "0"][..], "at least 1"),
         (&["--arch", "big"][..], "not a shape"),
+        (&["--factorisers", "some"][..], "--factorisers"),
     ] {
         let out = learn(&garbage, &net, flags);
         assert!(!out.status.success(), "{flags:?}");

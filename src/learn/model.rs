@@ -9,14 +9,20 @@
 //! a2   = clamp(W2 a1 + b2, 0, 1)
 //! eval = (w3 . a2 + b3) * EVAL_SCALE                                          output x 600 x FV_SCALE / 127
 //! ```
-//! The factoriser is a row per BonaPiece shared by every king square: it learns what a piece on a
-//! square is worth whatever the kings do, from every sample that has it, and is folded into each
-//! king's rows at export (nnue-pytorch's "virtual features"); with the few million positions this
-//! machine can generate, most (king, piece) rows are seen too rarely to learn alone.
+//! The factorisers are rows shared by many (king, piece) features, trained from every sample that
+//! has one of them and folded into each feature's row at export (nnue-pytorch's "virtual
+//! features"): with the few million positions this machine can generate, most (king, piece) rows
+//! are seen too rarely to learn alone. They are YaneuraOu's learner's for HalfKP:
+//! - P: a row per BonaPiece, what a piece on a square (or in hand) is worth whatever the king does;
+//! - HalfRelativeKP: a row per board piece kind and offset from the king (17 x 17 offsets), what a
+//!   piece is worth for where it stands against the king wherever the king is: king safety, which
+//!   the (king, piece) rows learn square by square, learnt once for the whole board;
+//! - HalfK: a row per king square, active once a perspective; there are always 38 features, so it
+//!   folds into each of the king's rows as a 38th.
 
 use super::sample::Sample;
 use crate::eval::nnue::architecture::padded;
-use crate::eval::nnue::features::{DIMENSIONS, FE_END};
+use crate::eval::nnue::features::{ACTIVE_FEATURES, DIMENSIONS, FE_END, FE_HAND_END};
 use crate::eval::nnue::{Architecture, RawNetwork, DEFAULT_FV_SCALE};
 use crate::large_table::LargeTable;
 use crate::rng::Rng;
@@ -43,13 +49,44 @@ pub fn output_weight_limit() -> f32 {
     127.0 / output_weight_scale()
 }
 
+/// Offsets from the king along a file or a rank: -8 to 8.
+const OFFSETS: usize = 17;
+/// Rows of the HalfRelativeKP factoriser: the 18 board tables of BonaPieces (friend and enemy
+/// pawn to dragon) by the piece's offset from the king.
+pub const RELATIVE_ROWS: usize = 18 * OFFSETS * OFFSETS;
+/// Rows of the HalfK factoriser: one per king square.
+pub const KING_ROWS: usize = 81;
+
+/// The HalfRelativeKP row of BonaPiece `bona` for a king on `king` (both as the perspective sees
+/// them), or `None` for a piece in hand (or BonaPiece 0), which stands nowhere.
+#[inline(always)]
+pub fn relative_row(king: usize, bona: usize) -> Option<usize> {
+    let board = bona.checked_sub(FE_HAND_END as usize)?;
+    let (table, square) = (board / 81, board % 81);
+    let file = square / 9 + 8 - king / 9;
+    let rank = square % 9 + 8 - king % 9;
+    Some((table * OFFSETS + file) * OFFSETS + rank)
+}
+
+/// How many tensors [`Model::dense_tensors`] lists.
+pub const DENSE_TENSORS: usize = 10;
+
 /// Every parameter, each a flat row-major tensor.
 pub struct Model {
     pub architecture: Architecture,
+    /// Whether the HalfRelativeKP and HalfK factorisers take part (P always does); when not, their
+    /// rows stay zero.
+    pub king_relative: bool,
+    /// A correction to the hand-written evaluation (written as a residual network).
+    pub residual: bool,
     /// `DIMENSIONS` rows of `l1`.
     pub ft: LargeTable<f32>,
-    /// `FE_END` rows of `l1`.
+    /// P: `FE_END` rows of `l1`.
     pub factor: Vec<f32>,
+    /// HalfRelativeKP: `RELATIVE_ROWS` rows of `l1`.
+    pub relative: Vec<f32>,
+    /// HalfK: `KING_ROWS` rows of `l1`.
+    pub king: Vec<f32>,
     pub ft_bias: Vec<f32>,
     /// `l2` rows of `2 l1`.
     pub w1: Vec<f32>,
@@ -120,8 +157,12 @@ impl Model {
         let w3 = dense(l3, l3, &mut uniform);
         Some(Model {
             architecture,
+            king_relative: true,
+            residual: false,
             ft,
             factor,
+            relative: vec![0.0; RELATIVE_ROWS * l1],
+            king: vec![0.0; KING_ROWS * l1],
             ft_bias: vec![0.5; l1],
             w1,
             b1,
@@ -139,12 +180,19 @@ impl Model {
         for (half, p) in sample.perspectives().into_iter().enumerate() {
             let acc = &mut act.acc[half * l1..(half + 1) * l1];
             acc.copy_from_slice(&self.ft_bias);
+            let king = sample.king(p);
+            if self.king_relative {
+                add(acc, &self.king[king * l1..(king + 1) * l1]);
+            }
             let bona = sample.bona_pieces(p).iter().map(|&b| usize::from(b));
             for (feature, bona) in sample.features(p).zip(bona) {
                 let row = &self.ft[feature * l1..(feature + 1) * l1];
                 let shared = &self.factor[bona * l1..(bona + 1) * l1];
                 for ((a, w), f) in acc.iter_mut().zip(row).zip(shared) {
                     *a += w + f;
+                }
+                if let Some(r) = relative_row(king, bona).filter(|_| self.king_relative) {
+                    add(acc, &self.relative[r * l1..(r + 1) * l1]);
                 }
             }
         }
@@ -179,6 +227,7 @@ impl Model {
         let a = self.architecture;
         let Architecture { l1, l2, l3 } = a;
         let mut raw = RawNetwork::zeroed(a)?;
+        raw.residual = self.residual;
         let mut clamped = 0u64;
         let mut q16 = |x: f32| -> i16 {
             let r = (x * ACTIVATION_SCALE).round();
@@ -190,11 +239,28 @@ impl Model {
         for (q, &b) in raw.transformer_biases.iter_mut().zip(&self.ft_bias) {
             *q = q16(b);
         }
+        // Every position has ACTIVE_FEATURES features a perspective, so a king's HalfK row
+        // folds into each of its (king, piece) rows as that fraction.
+        let king_share = 1.0 / ACTIVE_FEATURES as f32;
+        let part = |r: usize| r * l1..(r + 1) * l1;
+        let mut row = vec![0.0f32; l1];
         for feature in 0..DIMENSIONS {
-            let bona = feature % FE_END as usize;
-            for j in 0..l1 {
-                raw.transformer_weights[feature * l1 + j] =
-                    q16(self.ft[feature * l1 + j] + self.factor[bona * l1 + j]);
+            let (king, bona) = (feature / FE_END as usize, feature % FE_END as usize);
+            row.copy_from_slice(&self.ft[part(feature)]);
+            add(&mut row, &self.factor[part(bona)]);
+            if self.king_relative {
+                if let Some(r) = relative_row(king, bona) {
+                    add(&mut row, &self.relative[part(r)]);
+                }
+                for (w, &k) in row.iter_mut().zip(&self.king[part(king)]) {
+                    *w += k * king_share;
+                }
+            }
+            for (q, &w) in raw.transformer_weights[feature * l1..(feature + 1) * l1]
+                .iter_mut()
+                .zip(&row)
+            {
+                *q = q16(w);
             }
         }
         let mut q8 = |x: f32, scale: f32| -> i8 {
@@ -227,8 +293,8 @@ impl Model {
     }
 
     /// The float model of an integer network, to train further from it: every weight is its
-    /// integer over the scale `quantize` multiplies by, the factoriser starts at zero (the file's
-    /// rows already hold what it would learn), so that `quantize` gives the same integers back.
+    /// integer over the scale `quantize` multiplies by, the factorisers start at zero (the file's
+    /// rows already hold what they would learn), so that `quantize` gives the same integers back.
     /// `fv_scale` is the file's FV_SCALE: the output layer is rescaled so that the model evaluates
     /// as the file does at that scale, in the units of the networks this trainer writes
     /// (`DEFAULT_FV_SCALE`). Returns the model and how many output weights left the range a
@@ -265,8 +331,12 @@ impl Model {
         let b3 = raw.output_bias as f32 / (EVAL_SCALE * DEFAULT_FV_SCALE as f32) * rescale;
         let model = Model {
             architecture: a,
+            king_relative: true,
+            residual: raw.residual,
             ft,
             factor: vec![0.0; FE_END as usize * l1],
+            relative: vec![0.0; RELATIVE_ROWS * l1],
+            king: vec![0.0; KING_ROWS * l1],
             ft_bias: raw
                 .transformer_biases
                 .iter()
@@ -283,11 +353,13 @@ impl Model {
         Some((model, out_of_range))
     }
 
-    /// The tensors in a fixed order (for the optimiser's state and the checkpoint file), the
-    /// transformer table first.
-    pub fn dense_tensors_mut(&mut self) -> [&mut Vec<f32>; 8] {
+    /// The tensors but the transformer table, in a fixed order (for the optimiser's state and the
+    /// checkpoint file).
+    pub fn dense_tensors_mut(&mut self) -> [&mut Vec<f32>; DENSE_TENSORS] {
         [
             &mut self.factor,
+            &mut self.relative,
+            &mut self.king,
             &mut self.ft_bias,
             &mut self.w1,
             &mut self.b1,
@@ -298,9 +370,11 @@ impl Model {
         ]
     }
 
-    pub fn dense_tensors(&self) -> [&Vec<f32>; 8] {
+    pub fn dense_tensors(&self) -> [&Vec<f32>; DENSE_TENSORS] {
         [
             &self.factor,
+            &self.relative,
+            &self.king,
             &self.ft_bias,
             &self.w1,
             &self.b1,
@@ -309,6 +383,14 @@ impl Model {
             &self.w3,
             &self.b3,
         ]
+    }
+}
+
+/// `acc += row`.
+#[inline(always)]
+fn add(acc: &mut [f32], row: &[f32]) {
+    for (a, &w) in acc.iter_mut().zip(row) {
+        *a += w;
     }
 }
 

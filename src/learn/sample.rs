@@ -19,6 +19,8 @@ pub struct Sample {
     pub score: i16,
     /// 1 win, 0 draw, -1 loss for the side to move.
     pub result: i8,
+    /// The hand-written evaluation (side to move's view): what a residual network adds to.
+    pub hand_written: i16,
 }
 
 impl Sample {
@@ -40,6 +42,7 @@ impl Sample {
             stm: pos.side_to_move().index() as u8,
             score,
             result,
+            hand_written: 0,
         })
     }
 
@@ -64,6 +67,12 @@ impl Sample {
         [us, 1 - us]
     }
 
+    /// `perspective`'s king square, as that perspective sees it.
+    #[inline]
+    pub fn king(&self, perspective: usize) -> usize {
+        usize::from(self.kings[perspective])
+    }
+
     /// `perspective`'s feature indices.
     #[inline]
     pub fn features(&self, perspective: usize) -> impl Iterator<Item = usize> + '_ {
@@ -77,6 +86,17 @@ impl Sample {
     #[inline]
     pub fn bona_pieces(&self, perspective: usize) -> &[u16; ACTIVE_FEATURES] {
         &self.bona[perspective]
+    }
+
+    /// The evaluation that `network_output` (the network's, in the engine's units) stands for:
+    /// itself, or for a residual network the hand-written evaluation plus it.
+    #[inline]
+    pub fn evaluation(&self, network_output: f32, residual: bool) -> f32 {
+        if residual {
+            network_output + f32::from(self.hand_written)
+        } else {
+            network_output
+        }
     }
 
     /// The training target: the score as a win probability (`sigmoid(score / scale)`) blended

@@ -42,7 +42,10 @@ fn samples(seed: u64, count: usize) -> Vec<Sample> {
         } else {
             0
         };
-        out.extend(Sample::new(&pos, score, result));
+        out.extend(Sample::new(&pos, score, result).map(|mut s| {
+            s.hand_written = HandWritten.evaluate_fresh(&pos).clamp(-32000, 32000) as i16;
+            s
+        }));
     }
     out
 }
@@ -58,6 +61,8 @@ fn config(threads: usize) -> TrainConfig {
         seed: 5,
         mirror: true,
         ft_decay: 0.0,
+        king_relative: true,
+        residual: false,
     }
 }
 
@@ -158,6 +163,81 @@ fn float_against_integer(model: &Model, raw: RawNetwork) -> (f64, f64) {
         n += 1;
     }
     (total / n as f64, spread / n as f64)
+}
+
+/// HalfRelativeKP: a piece and its king moved together share a row, another offset or another
+/// piece is another row, every row is reached and in range, and pieces in hand have none.
+#[test]
+fn relative_rows_follow_the_offset_from_the_king() {
+    use crate::eval::nnue::features::{FE_END, FE_HAND_END};
+    use model::{relative_row, RELATIVE_ROWS};
+    let square = |file: usize, rank: usize| file * 9 + rank;
+    let board = |table: usize, sq: usize| FE_HAND_END as usize + table * 81 + sq;
+    let gold = 8; // the friend gold's table
+    let in_front = |king_file, piece_rank| {
+        relative_row(
+            square(king_file, 8),
+            board(gold, square(king_file, piece_rank)),
+        )
+    };
+    assert_eq!(in_front(4, 7), in_front(0, 7));
+    assert_ne!(in_front(4, 7), in_front(4, 6));
+    assert_ne!(
+        relative_row(square(4, 8), board(gold, square(3, 7))),
+        relative_row(square(4, 8), board(gold, square(5, 7))),
+        "left and right of the king"
+    );
+    assert_ne!(
+        relative_row(square(4, 8), board(gold, square(4, 7))),
+        relative_row(square(4, 8), board(gold + 1, square(4, 7))),
+        "a friend and an enemy gold"
+    );
+    let mut reached = vec![false; RELATIVE_ROWS];
+    for king in 0..81 {
+        let mut rows = std::collections::HashSet::new();
+        for bona in 0..FE_END as usize {
+            match relative_row(king, bona) {
+                None => assert!(bona < FE_HAND_END as usize, "{bona}"),
+                Some(r) => {
+                    assert!(r < RELATIVE_ROWS);
+                    assert!(rows.insert(r), "king {king}: two pieces on row {r}");
+                    reached[r] = true;
+                }
+            }
+        }
+    }
+    assert!(reached.iter().all(|&r| r), "an unreachable row");
+}
+
+/// The HalfRelativeKP and HalfK rows fold into the file's rows: with large random values in them
+/// the engine's integer network still evaluates as the float model, and without them (a model
+/// trained with P alone) they are left out of both.
+#[test]
+fn the_factorisers_fold_into_the_network_file() {
+    let train = samples(7, 800);
+    let mut t = Trainer::new(TINY, config(1)).unwrap();
+    t.train_epoch(&train, &mut |_| {});
+    let mut rng = Rng::new(11);
+    for w in t.model.relative.iter_mut().chain(t.model.king.iter_mut()) {
+        *w = ((rng.next() >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.3;
+    }
+    let (with, clamped) = t.model.quantize().unwrap();
+    assert_eq!(clamped, 0);
+    let (error, size) = float_against_integer(&t.model, with);
+    assert!(size > 20.0, "a model that says something: {size}");
+    assert!(error < 8.0, "mean |float - int| {error} (evals ~{size})");
+    t.model.king_relative = false;
+    let (without, _) = t.model.quantize().unwrap();
+    let (error_without, _) = float_against_integer(&t.model, without);
+    assert!(error_without < 8.0, "mean |float - int| {error_without}");
+    // The folded rows are what made the difference: the file without them is not the model with.
+    let (without, _) = t.model.quantize().unwrap();
+    t.model.king_relative = true;
+    let (mismatch, _) = float_against_integer(&t.model, without);
+    assert!(
+        mismatch > 4.0 * error.max(1.0),
+        "{mismatch} against {error}"
+    );
 }
 
 /// The quantised network, run by the engine's integer code, gives the float model's evaluation
@@ -280,7 +360,17 @@ fn a_resumed_run_is_the_uninterrupted_run() {
     assert_eq!(resumed.step, straight.step);
     assert_eq!(resumed.model.w1, straight.model.w1);
     assert_eq!(resumed.model.factor, straight.model.factor);
+    assert_eq!(resumed.model.relative, straight.model.relative);
+    assert_eq!(resumed.model.king, straight.model.king);
+    assert!(resumed.model.relative.iter().any(|&w| w != 0.0));
     assert!(resumed.model.ft[..] == straight.model.ft[..]);
+    // Going on with other factorisers than the run's is refused.
+    let other = TrainConfig {
+        king_relative: false,
+        ..config(2)
+    };
+    let err = Trainer::resume(&path, other).err().unwrap().to_string();
+    assert!(err.contains("--factorisers all"), "{err}");
     // A damaged checkpoint is refused with a reason.
     let bytes = std::fs::read(&path).unwrap();
     std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
@@ -290,4 +380,78 @@ fn a_resumed_run_is_the_uninterrupted_run() {
     let err = Trainer::resume(&path, config(2)).err().unwrap().to_string();
     assert!(err.contains("not a Tokin training checkpoint"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A residual network starts as the hand-written evaluation (its loss is that evaluation's loss,
+/// to the last digit), learns from there, and its file is marked residual: the engine adds the
+/// hand-written evaluation to it, and then evaluates as the float model with that added.
+#[test]
+fn a_residual_network_corrects_the_hand_written_evaluation() {
+    let train = samples(8, 1500);
+    let config = TrainConfig {
+        residual: true,
+        // The results (which follow the score's sign, beyond 300) leave it something to learn.
+        lambda: 0.0,
+        ..config(1)
+    };
+    let mut t = Trainer::new(TINY, config.clone()).unwrap();
+    let hand_written_loss = train
+        .iter()
+        .map(|s| {
+            let p = sample::sigmoid(f32::from(s.hand_written) / config.scale);
+            train::cross_entropy(p, s.target(config.scale, config.lambda))
+        })
+        .sum::<f64>()
+        / train.len() as f64;
+    let start = t.loss(&train);
+    assert!(
+        (start - hand_written_loss).abs() < 1e-9,
+        "{start} vs {hand_written_loss}"
+    );
+    for _ in 0..3 {
+        t.train_epoch(&train, &mut |_| {});
+    }
+    assert!(
+        t.loss(&train) < start - 0.001,
+        "{} from {start}",
+        t.loss(&train)
+    );
+    let (raw, _) = t.model.quantize().unwrap();
+    assert!(raw.residual);
+    let mut bytes = Vec::new();
+    raw.write(&mut bytes).unwrap();
+    let read = RawNetwork::read(&bytes[..], bytes.len() as u64, &[TINY]).unwrap();
+    assert!(read.raw.residual);
+    let (model, _) = Model::from_raw(&read.raw, 16).unwrap();
+    assert!(model.residual, "read back as the residual model it was");
+    let network = Arc::new(Network::<64, 8, 8>::from_raw(read.raw).unwrap());
+    let engine = crate::eval::nnue::Residual::new(Nnue::new(network, 16));
+    // The engine's number for positions of random play against the float model plus the
+    // hand-written evaluation.
+    let mut act = model::Activations::new(TINY);
+    let mut rng = Rng::new(13);
+    let (mut error, mut n) = (0.0, 0);
+    for _ in 0..200 {
+        let mut pos = Position::startpos(Variant::Shogi);
+        for _ in 0..rng.below(80) {
+            let moves = legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            pos.do_move(moves.as_slice()[rng.below(moves.len())]);
+        }
+        let Some(mut sample) = Sample::new(&pos, 0, 0) else {
+            continue;
+        };
+        sample.hand_written = HandWritten.evaluate_fresh(&pos) as i16;
+        t.model.forward(&sample, &mut act);
+        let float_eval = sample.evaluation(act.out * model::EVAL_SCALE, true);
+        error += (f64::from(float_eval) - f64::from(engine.evaluate_fresh(&pos))).abs();
+        n += 1;
+    }
+    assert!(
+        error / f64::from(n) < 8.0,
+        "mean |float - engine| {}",
+        error / f64::from(n)
+    );
 }

@@ -8,7 +8,7 @@
 //! sample of the batch used keeps its weights and its moments (PyTorch's SparseAdam). The split
 //! and the order of every sum are fixed, so a seed and a thread count give the same network.
 
-use super::model::{Activations, Model, EVAL_SCALE};
+use super::model::{relative_row, Activations, Model, EVAL_SCALE};
 use super::sample::{sigmoid, Sample};
 use crate::eval::nnue::features::DIMENSIONS;
 use crate::eval::nnue::Architecture;
@@ -39,6 +39,11 @@ pub struct TrainConfig {
     /// insist on is left to the factoriser (shared by every king square). With the few million
     /// positions one machine generates those rows are what overfits.
     pub ft_decay: f32,
+    /// Train with the HalfRelativeKP and HalfK factorisers beside P (`Model::king_relative`).
+    pub king_relative: bool,
+    /// The network learns a correction to the hand-written evaluation (the evaluation is their
+    /// sum) instead of the whole evaluation.
+    pub residual: bool,
 }
 
 impl Default for TrainConfig {
@@ -53,6 +58,8 @@ impl Default for TrainConfig {
             seed: 1,
             mirror: true,
             ft_decay: 0.0,
+            king_relative: true,
+            residual: false,
         }
     }
 }
@@ -122,14 +129,21 @@ pub struct Progress {
 
 impl Trainer {
     /// A fresh model of `architecture` (seeded by `config.seed`).
+    /// A residual network starts with no output, so its evaluation starts as the hand-written one.
     pub fn new(architecture: Architecture, config: TrainConfig) -> Result<Trainer, TrainError> {
-        let model =
+        let mut model =
             Model::new(architecture, config.seed).ok_or(TrainError::Memory(architecture))?;
+        if config.residual {
+            model.w3.fill(0.0);
+        }
         Trainer::around(model, config)
     }
 
-    /// A trainer that starts from `model` (e.g. [`Model::from_raw`] of an existing network).
-    pub fn around(model: Model, config: TrainConfig) -> Result<Trainer, TrainError> {
+    /// A trainer that starts from `model` (e.g. [`Model::from_raw`] of an existing network), with
+    /// the factorisers `config` asks for.
+    pub fn around(mut model: Model, config: TrainConfig) -> Result<Trainer, TrainError> {
+        model.king_relative = config.king_relative;
+        model.residual = config.residual;
         let a = model.architecture;
         let memory = || TrainError::Memory(a);
         let table = || LargeTable::<f32>::try_zeroed(DIMENSIONS * a.l1).ok_or_else(memory);
@@ -342,7 +356,8 @@ impl Trainer {
                     let mut act = Activations::new(a);
                     part.iter().fold((0.0, 0.0), |(blend, results), s| {
                         model.forward(s, &mut act);
-                        let p = sigmoid(act.out * EVAL_SCALE / config.scale);
+                        let eval = s.evaluation(act.out * EVAL_SCALE, config.residual);
+                        let p = sigmoid(eval / config.scale);
                         (
                             blend + cross_entropy(p, s.target(config.scale, config.lambda)),
                             results + cross_entropy(p, s.target(config.scale, 0.0)),
@@ -366,6 +381,14 @@ pub fn cross_entropy(p: f32, t: f32) -> f64 {
     -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
 }
 
+/// `g += d`.
+#[inline(always)]
+fn add(g: &mut [f32], d: &[f32]) {
+    for (g, &x) in g.iter_mut().zip(d) {
+        *g += x;
+    }
+}
+
 /// One Adam step on `w` from the summed gradient `g` (scaled by `scale` into a mean).
 #[inline]
 fn adam(w: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], lr: f32, scale: f32) {
@@ -384,13 +407,16 @@ impl ThreadState {
         let Architecture { l1, l2, l3 } = model.architecture;
         model.forward(sample, &mut self.act);
         let act = &self.act;
-        let p = sigmoid(act.out * EVAL_SCALE / config.scale);
+        let eval = sample.evaluation(act.out * EVAL_SCALE, config.residual);
+        let p = sigmoid(eval / config.scale);
         let t = sample.target(config.scale, config.lambda);
         self.loss += cross_entropy(p, t);
         let d_out = (p - t) * EVAL_SCALE / config.scale;
-        // Tensor order: factor, ft_bias, w1, b1, w2, b2, w3, b3.
-        let [g_factor, g_ft_bias, g_w1, g_b1, g_w2, g_b2, g_w3, g_b3] = &mut self.dense[..] else {
-            unreachable!("eight tensors")
+        // Tensor order: factor, relative, king, ft_bias, w1, b1, w2, b2, w3, b3.
+        let [g_factor, g_relative, g_king, g_ft_bias, g_w1, g_b1, g_w2, g_b2, g_w3, g_b3] =
+            &mut self.dense[..]
+        else {
+            unreachable!("ten tensors")
         };
         g_b3[0] += d_out;
         let outputs = g_w3.iter_mut().zip(&act.a2).zip(&act.z2);
@@ -443,8 +469,10 @@ impl ThreadState {
         }
         for (half, p) in sample.perspectives().into_iter().enumerate() {
             let d = &self.d_c[half * l1..(half + 1) * l1];
-            for (g, &x) in g_ft_bias.iter_mut().zip(d) {
-                *g += x;
+            add(g_ft_bias, d);
+            let king = sample.king(p);
+            if model.king_relative {
+                add(&mut g_king[king * l1..(king + 1) * l1], d);
             }
             let bona = sample.bona_pieces(p).iter().map(|&b| usize::from(b));
             for (feature, bona) in sample.features(p).zip(bona) {
@@ -452,11 +480,10 @@ impl ThreadState {
                     self.mark[feature] = true;
                     self.touched.push(feature as u32);
                 }
-                for (g, &x) in self.ft[feature * l1..(feature + 1) * l1].iter_mut().zip(d) {
-                    *g += x;
-                }
-                for (g, &x) in g_factor[bona * l1..(bona + 1) * l1].iter_mut().zip(d) {
-                    *g += x;
+                add(&mut self.ft[feature * l1..(feature + 1) * l1], d);
+                add(&mut g_factor[bona * l1..(bona + 1) * l1], d);
+                if let Some(r) = relative_row(king, bona).filter(|_| model.king_relative) {
+                    add(&mut g_relative[r * l1..(r + 1) * l1], d);
                 }
             }
         }
@@ -464,7 +491,9 @@ impl ThreadState {
 }
 
 const CHECKPOINT_MAGIC: &[u8; 8] = b"TOKINCKP";
-const CHECKPOINT_VERSION: u32 = 2;
+/// 3: the HalfRelativeKP and HalfK factorisers (their tensors, and whether they take part), and
+/// whether the network is residual.
+const CHECKPOINT_VERSION: u32 = 3;
 
 impl Trainer {
     /// Writes the model and the optimiser state; atomic (a temporary file renamed over `path`), so
@@ -485,6 +514,7 @@ impl Trainer {
                 a.l2 as u32,
                 a.l3 as u32,
                 self.epoch,
+                u32::from(self.model.king_relative) | u32::from(self.config.residual) << 1,
             ] {
                 w.write_all(&word.to_le_bytes())?;
             }
@@ -536,12 +566,42 @@ impl Trainer {
                 what: format!("version {version}, this build reads {CHECKPOINT_VERSION}"),
             });
         }
-        let (l1, l2, l3, epoch) = (
+        let (l1, l2, l3, epoch, flags) = (
             word().map_err(io_fail)? as usize,
             word().map_err(io_fail)? as usize,
             word().map_err(io_fail)? as usize,
             word().map_err(io_fail)?,
+            word().map_err(io_fail)?,
         );
+        let (king_relative, residual) = (flags & 1 != 0, flags & 2 != 0);
+        if residual != config.residual {
+            let kind = |r: bool| {
+                if r {
+                    "a residual"
+                } else {
+                    "a whole-evaluation"
+                }
+            };
+            return Err(TrainError::BadCheckpoint {
+                path: name,
+                what: format!(
+                    "{} network's run, asked to go on as {}",
+                    kind(residual),
+                    kind(config.residual)
+                ),
+            });
+        }
+        if king_relative != config.king_relative {
+            let factorisers = |on: bool| if on { "all" } else { "piece" };
+            return Err(TrainError::BadCheckpoint {
+                path: name,
+                what: format!(
+                    "trained with --factorisers {}, asked to go on with {}",
+                    factorisers(king_relative),
+                    factorisers(config.king_relative)
+                ),
+            });
+        }
         let mut step = [0u8; 8];
         r.read_exact(&mut step).map_err(io_fail)?;
         let mut best = [0u8; 12];
@@ -627,8 +687,10 @@ mod tests {
         let ft_grad: Vec<f32> = state.ft[feature * a.l1..(feature + 1) * a.l1].to_vec();
         let samples = [sample];
         let mut checked = 0;
+        let mut tensors_checked = 0;
         let h = 1e-2f32;
         for (tensor, grads) in analytic.iter().enumerate() {
+            tensors_checked += usize::from(grads.iter().any(|g| g.abs() > 1e-3));
             for (i, &g) in grads
                 .iter()
                 .enumerate()
@@ -670,5 +732,10 @@ mod tests {
             checked += 1;
         }
         assert!(checked >= 15, "only {checked} parameters had a gradient");
+        assert_eq!(
+            tensors_checked,
+            analytic.len(),
+            "a tensor without a gradient"
+        );
     }
 }

@@ -6,10 +6,31 @@
 use crate::psv::PackedRecord;
 use crate::rng::Rng;
 
-/// Records go to one side of a split in blocks of this many consecutive ones: `gensfen` writes a
-/// game's positions together, and one game's positions on both sides would flatter the
-/// validation loss (neighbouring positions are nearly the same example).
+/// Records go to one side of a split in blocks of at least this many consecutive ones, each
+/// extended to the end of its game: `gensfen` writes a game's positions together, and one game's
+/// positions on both sides would flatter the validation loss (neighbouring positions are nearly
+/// the same example, and all of them carry the game's result).
 pub const SPLIT_BLOCK: usize = 256;
+
+/// The blocks of a split: runs of at least [`SPLIT_BLOCK`] consecutive records that end where a
+/// game does, told by the game ply (`plies[i]`) not rising from one record to the next. A file in
+/// `gensfen`'s order is then split between games, never inside one; a shuffled file, where the
+/// ply falls every other record, gets blocks of about `SPLIT_BLOCK`.
+pub fn game_blocks(plies: &[u16]) -> Vec<std::ops::Range<usize>> {
+    let mut blocks = Vec::with_capacity(plies.len() / SPLIT_BLOCK + 1);
+    let mut start = 0;
+    for i in 0..plies.len() {
+        let game_ends = plies.get(i + 1).is_none_or(|&next| next <= plies[i]);
+        if i + 1 - start >= SPLIT_BLOCK && game_ends {
+            blocks.push(start..i + 1);
+            start = i + 1;
+        }
+    }
+    if start < plies.len() {
+        blocks.push(start..plies.len());
+    }
+    blocks
+}
 
 /// Draws, block by block, whether a block is held out for validation; seeded, so the same data,
 /// fraction and seed give the same split.
@@ -49,11 +70,12 @@ pub fn split_and_shuffle(
 ) -> (Vec<PackedRecord>, Vec<PackedRecord>) {
     let mut split = BlockSplit::new(validation, seed);
     let (mut train, mut held) = (Vec::with_capacity(records.len()), Vec::new());
-    for block in records.chunks(SPLIT_BLOCK) {
+    let plies: Vec<u16> = records.iter().map(PackedRecord::game_ply).collect();
+    for block in game_blocks(&plies) {
         if split.held_out() {
-            held.extend_from_slice(block);
+            held.extend_from_slice(&records[block]);
         } else {
-            train.extend_from_slice(block);
+            train.extend_from_slice(&records[block]);
         }
     }
     let mut rng = Rng::new(seed ^ 0x05A1_F1E5_0000);
@@ -119,6 +141,46 @@ mod tests {
             "{in_order} of {} in order",
             train.len()
         );
+    }
+
+    /// Games of 1 to 150 records with their plies rising: every block ends where a game does,
+    /// holds at least `SPLIT_BLOCK` records (the last may hold fewer), and the blocks cover
+    /// every record once, in order.
+    #[test]
+    fn blocks_end_between_games() {
+        let mut rng = Rng::new(5);
+        let (mut plies, mut game_of) = (Vec::new(), Vec::new());
+        for game in 0..200 {
+            let (first, length) = (16 + rng.below(20) as u16, 1 + rng.below(150) as u16);
+            plies.extend(first..first + length);
+            game_of.extend(std::iter::repeat_n(game, usize::from(length)));
+        }
+        let blocks = game_blocks(&plies);
+        let mut next = 0;
+        for (i, block) in blocks.iter().enumerate() {
+            assert_eq!(block.start, next);
+            next = block.end;
+            assert!(
+                i + 1 == blocks.len() || block.len() >= SPLIT_BLOCK,
+                "{block:?}"
+            );
+            if block.end < plies.len() {
+                assert_ne!(
+                    game_of[block.end - 1],
+                    game_of[block.end],
+                    "{block:?} splits a game"
+                );
+            }
+        }
+        assert_eq!(next, plies.len());
+        // Not one block for everything: games are far shorter than the data.
+        assert!(
+            blocks.len() > plies.len() / (4 * SPLIT_BLOCK),
+            "{}",
+            blocks.len()
+        );
+        assert!(game_blocks(&[]).is_empty());
+        assert_eq!(game_blocks(&[3, 4]), vec![0..2]);
     }
 
     #[test]

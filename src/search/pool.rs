@@ -22,7 +22,7 @@ use super::worker::{MainDuties, Shared, ThreadResult, Worker};
 use crate::core::movegen::legal_moves;
 use crate::core::outcome::bare_king_loser;
 use crate::core::{EnteringKingRule, Move, Position};
-use crate::eval::nnue::{AnyNetwork, Network, NetworkVisitor, Nnue};
+use crate::eval::nnue::{AnyNetwork, Network, NetworkVisitor, Nnue, Residual};
 use crate::eval::{Evaluator, HandWritten};
 use std::any::Any;
 use std::collections::HashMap;
@@ -204,9 +204,20 @@ impl NetworkVisitor for StartWithNetwork<'_> {
         self,
         network: Arc<Network<L1, L2, L3>>,
     ) {
+        let residual = network.residual();
         let eval = Nnue::new(network, self.fv_scale);
-        self.pool
-            .start_with(eval, self.pos, self.limits, self.config, self.sink);
+        if residual {
+            self.pool.start_with(
+                Residual::new(eval),
+                self.pos,
+                self.limits,
+                self.config,
+                self.sink,
+            );
+        } else {
+            self.pool
+                .start_with(eval, self.pos, self.limits, self.config, self.sink);
+        }
     }
 }
 

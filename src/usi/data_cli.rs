@@ -478,7 +478,7 @@ pub struct ShuffleArgs {
     pub output: PathBuf,
     /// Where the held-out part goes; required when `validation` > 0.
     pub validation_output: Option<PathBuf>,
-    /// Fraction held out, by blocks of consecutive records.
+    /// Fraction held out, by blocks of whole games (`game_blocks`).
     pub validation: f64,
     pub seed: u64,
     /// `CreateNew`, or `Overwrite` when told.
@@ -567,7 +567,7 @@ pub fn shuffle(out: &mut dyn Write, args: &ShuffleArgs) -> Result<(), DataCliErr
         Some(path) => {
             let n = write_records(path, args.mode, &held)?;
             format!(
-                " and {n} to {} (validation, by blocks of {SPLIT_BLOCK} consecutive records)",
+                " and {n} to {} (validation, whole games in blocks of at least {SPLIT_BLOCK} records)",
                 path.display()
             )
         }

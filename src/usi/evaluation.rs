@@ -138,10 +138,15 @@ impl EvalLoader {
                 Request::File(path) => match AnyNetwork::load(path) {
                     Ok((network, warnings)) => {
                         notices.push(Notice::Info(format!(
-                            "network {}: {}, {}",
+                            "network {}: {}, {}{}",
                             path.display(),
                             network.architecture(),
-                            network.isa().name()
+                            network.isa().name(),
+                            if network.residual() {
+                                ", residual (added to the hand-written evaluation)"
+                            } else {
+                                ""
+                            }
                         )));
                         notices.extend(
                             warnings

@@ -8,7 +8,7 @@ use crate::eval::{Evaluator, HandWritten};
 use crate::learn::sample::sigmoid;
 use crate::learn::train::cross_entropy;
 use crate::learn::{Model, Progress, Sample, TrainConfig, TrainError, Trainer};
-use crate::psv::shuffle::{BlockSplit, SPLIT_BLOCK};
+use crate::psv::shuffle::{game_blocks, BlockSplit};
 use crate::psv::PsvReader;
 use crate::usi::progress::{format_duration, ProgressLine};
 use std::io::{self, Write};
@@ -46,7 +46,7 @@ pub struct LearnArgs {
     /// The FV_SCALE `init` was made for (its evaluation is its output divided by this).
     pub init_fv_scale: i32,
     pub epochs: u32,
-    /// Fraction of the data held out for validation (by blocks of consecutive records, so that a
+    /// Fraction of the data held out for validation (by blocks of whole games, so that a
     /// game's positions stay on one side).
     pub validation: f64,
     /// Validation records from these files instead (then `validation` is 0).
@@ -116,25 +116,35 @@ impl LearnArgs {
     }
 }
 
+/// The samples of some record files, in file order.
+pub struct ReadSamples {
+    pub samples: Vec<Sample>,
+    /// The hand-written evaluation of each (the baseline a network has to beat).
+    pub baseline: Vec<i16>,
+    /// The game ply of each (where games begin and end, for the split).
+    pub plies: Vec<u16>,
+    /// What was read, in a line.
+    pub line: String,
+}
+
 /// Reads every record of `paths` into samples (records that fail to decode are counted, not
-/// used); returns the samples, the hand-written evaluation of each (the baseline a network has to
-/// beat), and a line saying what was read.
-pub fn read_samples(
-    paths: &[PathBuf],
-    max: usize,
-) -> Result<(Vec<Sample>, Vec<i16>, String), LearnError> {
+/// used).
+pub fn read_samples(paths: &[PathBuf], max: usize) -> Result<ReadSamples, LearnError> {
     let mut reader = PsvReader::new(paths);
     let mut samples = Vec::new();
     let mut baseline = Vec::new();
+    let mut plies = Vec::new();
     let mut skipped = 0u64;
     let mut first_error = None;
     for item in reader.by_ref() {
         match item {
             Ok(r) => {
-                if let Some(s) = Sample::new(&r.position, r.score, r.result.to_i8()) {
+                if let Some(mut s) = Sample::new(&r.position, r.score, r.result.to_i8()) {
+                    s.hand_written =
+                        HandWritten.evaluate_fresh(&r.position).clamp(-32000, 32000) as i16;
                     samples.push(s);
-                    baseline
-                        .push(HandWritten.evaluate_fresh(&r.position).clamp(-32000, 32000) as i16);
+                    plies.push(r.game_ply);
+                    baseline.push(s.hand_written);
                     if max > 0 && samples.len() >= max {
                         break;
                     }
@@ -161,28 +171,25 @@ pub fn read_samples(
     if samples.is_empty() {
         return Err(LearnError::NoData(line));
     }
-    Ok((samples, baseline, line))
+    Ok(ReadSamples {
+        samples,
+        baseline,
+        plies,
+        line,
+    })
 }
 
-/// Splits `samples` (and their baseline scores) into training and validation by blocks, seeded;
-/// returns the training samples, the validation samples and the validation baseline.
-pub fn split(
-    samples: Vec<Sample>,
-    baseline: &[i16],
-    fraction: f64,
-    seed: u64,
-) -> (Vec<Sample>, Vec<Sample>, Vec<i16>) {
+/// Splits the samples into training and validation by blocks of whole games (`game_blocks`),
+/// seeded; returns the training samples, the validation samples and the validation baseline.
+pub fn split(read: ReadSamples, fraction: f64, seed: u64) -> (Vec<Sample>, Vec<Sample>, Vec<i16>) {
     let mut split = BlockSplit::new(fraction, seed);
     let (mut train, mut held, mut held_baseline) = (Vec::new(), Vec::new(), Vec::new());
-    for (block, scores) in samples
-        .chunks(SPLIT_BLOCK)
-        .zip(baseline.chunks(SPLIT_BLOCK))
-    {
+    for block in game_blocks(&read.plies) {
         if split.held_out() {
-            held.extend_from_slice(block);
-            held_baseline.extend_from_slice(scores);
+            held.extend_from_slice(&read.samples[block.clone()]);
+            held_baseline.extend_from_slice(&read.baseline[block]);
         } else {
-            train.extend_from_slice(block);
+            train.extend_from_slice(&read.samples[block]);
         }
     }
     (train, held, held_baseline)
@@ -231,6 +238,22 @@ fn trainer_from_network(
             path.display()
         )));
     }
+    if loaded.raw.residual != args.config.residual {
+        let kind = |r: bool| {
+            if r {
+                "a residual"
+            } else {
+                "a whole-evaluation"
+            }
+        };
+        return Err(LearnError::Options(format!(
+            "--init {} is {} network; training {} one from it needs{} --residual",
+            path.display(),
+            kind(loaded.raw.residual),
+            kind(args.config.residual),
+            if loaded.raw.residual { "" } else { " no" }
+        )));
+    }
     let (model, out_of_range) =
         Model::from_raw(&loaded.raw, args.init_fv_scale).ok_or(TrainError::Memory(a))?;
     drop(loaded);
@@ -268,22 +291,22 @@ pub fn learn(out: &mut dyn Write, args: &LearnArgs) -> Result<(), LearnError> {
     args.validate()?;
     crate::core::attacks::init();
     let started = Instant::now();
-    let (samples, baseline, read_line) = read_samples(&args.data, args.max_samples)?;
+    let read = read_samples(&args.data, args.max_samples)?;
     writeln!(
         out,
-        "{read_line} in {:.1} s",
+        "{} in {:.1} s",
+        read.line,
         started.elapsed().as_secs_f64()
     )?;
     let (train, held, held_baseline) = if args.validation_data.is_empty() {
-        split(samples, &baseline, args.validation, args.config.seed)
+        split(read, args.validation, args.config.seed)
     } else {
-        let (held, held_baseline, held_line) =
-            read_samples(&args.validation_data, 0).map_err(|e| match e {
-                LearnError::NoData(line) => LearnError::NoValidationData(line),
-                e => e,
-            })?;
-        writeln!(out, "validation: {held_line}")?;
-        (samples, held, held_baseline)
+        let held = read_samples(&args.validation_data, 0).map_err(|e| match e {
+            LearnError::NoData(line) => LearnError::NoValidationData(line),
+            e => e,
+        })?;
+        writeln!(out, "validation: {}", held.line)?;
+        (read.samples, held.samples, held.baseline)
     };
     let checkpoint = args.checkpoint_path();
     for file in [&args.output, &checkpoint] {
@@ -319,10 +342,15 @@ pub fn learn(out: &mut dyn Write, args: &LearnArgs) -> Result<(), LearnError> {
     let architecture = trainer.model.architecture;
     writeln!(
         out,
-        "{} for training, {} held out; {}, batch {}, lr {}, decay {} an epoch, lambda {}, scale {}, king-row decay {}, {} thread(s), seed {}",
+        "{} for training, {} held out; {}, factorisers {}, batch {}, lr {}, decay {} an epoch, lambda {}, scale {}, king-row decay {}, {} thread(s), seed {}",
         train.len(),
         held.len(),
         architecture,
+        if args.config.king_relative {
+            "P, HalfRelativeKP, HalfK"
+        } else {
+            "P"
+        },
         args.config.batch_size,
         args.config.learning_rate,
         args.config.lr_decay,

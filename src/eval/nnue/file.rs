@@ -15,6 +15,11 @@
 //! nothing after it. The shape is known from the header's hash and the file's size, never from the
 //! description; a hash that matches no known shape while the size matches one is read as that
 //! shape with a warning, as YaneuraOu does.
+//!
+//! One thing is read from the description: Tokin's residual networks (`tokin learn --residual`)
+//! say so there ([`RESIDUAL_MARK`]). Such a network is a correction to Tokin's hand-written
+//! evaluation, which is added to its output; the file is otherwise standard (other engines load
+//! it, but its numbers alone mean nothing to them).
 
 use super::architecture::{padded, Architecture, FILE_VERSION};
 use super::features::DIMENSIONS;
@@ -23,9 +28,18 @@ use std::fs::File;
 use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
+/// What the description of a residual network holds (after the shape's description).
+pub const RESIDUAL_MARK: &str = "Tokin residual network: add Tokin's hand-written evaluation";
+
+/// Descriptions longer than this are skipped unread (no trainer writes one; a residual mark is
+/// never that far in).
+const DESCRIPTION_READ_LIMIT: u64 = 1 << 16;
+
 /// The parameters of a network in the file's order and layout.
 pub struct RawNetwork {
     pub architecture: Architecture,
+    /// A correction to the hand-written evaluation rather than a whole evaluation.
+    pub residual: bool,
     /// `l1` values.
     pub transformer_biases: Vec<i16>,
     /// `DIMENSIONS` rows of `l1`.
@@ -103,6 +117,7 @@ impl RawNetwork {
         let Architecture { l1, l2, l3 } = architecture;
         Some(RawNetwork {
             architecture,
+            residual: false,
             transformer_biases: vec![0; l1],
             transformer_weights: LargeTable::try_zeroed(DIMENSIONS * l1)?,
             hidden1_biases: vec![0; l2],
@@ -203,8 +218,16 @@ impl RawNetwork {
             expected: architecture.file_size(description_len),
             size,
         };
-        reader.skip(len).map_err(truncated)?;
+        let residual = if len <= DESCRIPTION_READ_LIMIT {
+            let mut description = vec![0u8; len as usize];
+            reader.r.read_exact(&mut description).map_err(truncated)?;
+            String::from_utf8_lossy(&description).contains(RESIDUAL_MARK)
+        } else {
+            reader.skip(len).map_err(truncated)?;
+            false
+        };
         let mut raw = RawNetwork::zeroed(architecture).ok_or(NetworkError::Memory(architecture))?;
+        raw.residual = residual;
         let mut section = |reader: &mut Reader<'_>, expected: u32, what: &str| -> io::Result<()> {
             let found = reader.u32()?;
             if found != expected {
@@ -253,10 +276,15 @@ impl RawNetwork {
         Ok(Loaded { raw, warnings })
     }
 
-    /// Writes the network in the file layout, with YaneuraOu's description of its shape.
+    /// Writes the network in the file layout, with YaneuraOu's description of its shape (and the
+    /// residual mark after it, for a residual network).
     pub fn write(&self, mut w: impl Write) -> io::Result<()> {
         let a = self.architecture;
-        let description = a.description();
+        let mut description = a.description();
+        if self.residual {
+            description.push_str(" | ");
+            description.push_str(RESIDUAL_MARK);
+        }
         w.write_all(&FILE_VERSION.to_le_bytes())?;
         w.write_all(&a.file_hash().to_le_bytes())?;
         w.write_all(&(description.len() as u32).to_le_bytes())?;

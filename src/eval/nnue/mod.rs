@@ -147,8 +147,24 @@ impl AnyNetwork {
         self.visit(Isa)
     }
 
+    /// Whether the evaluation is the hand-written one plus this network's (`Residual`).
+    pub fn residual(&self) -> bool {
+        struct IsResidual;
+        impl NetworkVisitor for IsResidual {
+            type Output = bool;
+            fn visit<const L1: usize, const L2: usize, const L3: usize>(
+                self,
+                n: Arc<Network<L1, L2, L3>>,
+            ) -> bool {
+                n.residual()
+            }
+        }
+        self.visit(IsResidual)
+    }
+
     /// YaneuraOu's evaluation of `pos` (side to move's view): the output divided by `fv_scale`,
-    /// truncated toward zero, not clamped. `None` when a king is missing.
+    /// truncated toward zero, not clamped (for a residual network, plus the hand-written
+    /// evaluation). `None` when a king is missing.
     pub fn evaluate(&self, pos: &Position, fv_scale: i32) -> Option<i32> {
         struct Evaluate<'a>(&'a Position, i32);
         impl NetworkVisitor for Evaluate<'_> {
@@ -157,7 +173,15 @@ impl AnyNetwork {
                 self,
                 n: Arc<Network<L1, L2, L3>>,
             ) -> Option<i32> {
-                Nnue::new(n, self.1).evaluate_unclamped(self.0)
+                let residual = n.residual();
+                let own = Nnue::new(n, self.1).evaluate_unclamped(self.0)?;
+                Some(
+                    own + if residual {
+                        HandWritten.evaluate_fresh(self.0)
+                    } else {
+                        0
+                    },
+                )
             }
         }
         self.visit(Evaluate(pos, fv_scale))
@@ -309,6 +333,70 @@ impl<const L1: usize, const L2: usize, const L3: usize> Evaluator for Nnue<L1, L
         match self.evaluate_with(pos, state) {
             Some(score) => score.clamp(-EVAL_MAX, EVAL_MAX),
             None => HandWritten.evaluate_fresh(pos),
+        }
+    }
+}
+
+/// A residual network as the search's evaluation: the hand-written evaluation plus the network's
+/// correction, each kept up to date along the line as it would be alone.
+pub struct Residual<const L1: usize, const L2: usize, const L3: usize> {
+    nnue: Nnue<L1, L2, L3>,
+}
+
+impl<const L1: usize, const L2: usize, const L3: usize> Clone for Residual<L1, L2, L3> {
+    fn clone(&self) -> Self {
+        Residual {
+            nnue: self.nnue.clone(),
+        }
+    }
+}
+
+impl<const L1: usize, const L2: usize, const L3: usize> Residual<L1, L2, L3> {
+    pub fn new(nnue: Nnue<L1, L2, L3>) -> Self {
+        Residual { nnue }
+    }
+}
+
+impl<const L1: usize, const L2: usize, const L3: usize> Evaluator for Residual<L1, L2, L3> {
+    type State = (<HandWritten as Evaluator>::State, Accumulator<L1>);
+    type Delta = (<HandWritten as Evaluator>::Delta, FeatureDelta);
+
+    #[inline]
+    fn blank_state(&self) -> Self::State {
+        (HandWritten.blank_state(), Accumulator::ZERO)
+    }
+
+    #[inline]
+    fn delta(&self, pos: &Position, m: Move) -> Self::Delta {
+        (HandWritten.delta(pos, m), FeatureDelta::new(pos, m))
+    }
+
+    #[inline]
+    fn compute(&self, pos: &Position, state: &mut Self::State) {
+        HandWritten.compute(pos, &mut state.0);
+        self.nnue.refresh(pos, &mut state.1);
+    }
+
+    #[inline]
+    fn update(
+        &self,
+        before: &Self::State,
+        pos: &Position,
+        deltas: impl Iterator<Item = Self::Delta> + Clone,
+        after: &mut Self::State,
+    ) {
+        HandWritten.update(&before.0, pos, deltas.clone().map(|d| d.0), &mut after.0);
+        self.nnue
+            .update(&before.1, pos, deltas.map(|d| d.1), &mut after.1);
+    }
+
+    /// Without both kings the network says nothing: the hand-written evaluation alone.
+    #[inline]
+    fn evaluate(&self, pos: &Position, state: &Self::State) -> i32 {
+        let hand = HandWritten.evaluate(pos, &state.0);
+        match self.nnue.evaluate_with(pos, &state.1) {
+            Some(correction) => (hand + correction).clamp(-EVAL_MAX, EVAL_MAX),
+            None => hand,
         }
     }
 }

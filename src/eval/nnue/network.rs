@@ -83,6 +83,8 @@ pub struct Network<const L1: usize, const L2: usize, const L3: usize> {
     output_bias: i32,
     output_weights: [i8; L3],
     isa: Isa,
+    /// A correction to the hand-written evaluation (`RawNetwork::residual`).
+    residual: bool,
 }
 
 /// Why a set of parameters cannot become a network of a given shape.
@@ -140,11 +142,17 @@ impl<const L1: usize, const L2: usize, const L3: usize> Network<L1, L2, L3> {
             output_bias: raw.output_bias,
             output_weights: std::array::from_fn(|i| raw.output_weights[i]),
             isa,
+            residual: raw.residual,
         })
     }
 
     pub fn isa(&self) -> Isa {
         self.isa
+    }
+
+    /// Whether the evaluation is the hand-written one plus this network's.
+    pub fn residual(&self) -> bool {
+        self.residual
     }
 
     #[inline(always)]

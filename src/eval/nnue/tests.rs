@@ -237,3 +237,77 @@ fn written_files_read_back_identically_and_bad_ones_are_refused() {
     );
     assert_eq!(DIMENSIONS * 64, raw.transformer_weights.len());
 }
+
+/// A residual network's file says so in its description and reads back residual; other files
+/// (YaneuraOu's description alone) read back as whole evaluations.
+#[test]
+fn a_residual_network_is_marked_in_its_description() {
+    let mut raw = random_raw(SMALL, 6, 20);
+    let read = |b: &[u8]| RawNetwork::read(b, b.len() as u64, &[SMALL]).unwrap().raw;
+    assert!(!read(&write(&raw)).residual);
+    raw.residual = true;
+    let bytes = write(&raw);
+    let description_len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+    let description = String::from_utf8(bytes[12..12 + description_len].to_vec()).unwrap();
+    assert!(
+        description.starts_with(&SMALL.description()),
+        "{description}"
+    );
+    assert!(description.contains(file::RESIDUAL_MARK), "{description}");
+    let back = read(&bytes);
+    assert!(back.residual);
+    assert_eq!(write(&back), bytes);
+    assert!(Small::from_raw(back).unwrap().residual());
+}
+
+/// The residual evaluation is the hand-written evaluation plus the network's, kept up to date
+/// along random games by lazy updates as each is alone; without a king, the hand-written alone.
+#[test]
+fn the_residual_evaluation_is_the_sum_along_random_games() {
+    // The shape of Tokin's own networks, so that `AnyNetwork` holds it too.
+    let mut raw = random_raw(Network::<64, 32, 32>::ARCHITECTURE, 7, 20);
+    raw.residual = true;
+    let network = Arc::new(Network::<64, 32, 32>::from_raw(raw).unwrap());
+    assert!(network.residual());
+    let nnue = Nnue::new(Arc::clone(&network), 16);
+    let residual = Residual::new(nnue.clone());
+    let any = AnyNetwork::Small(network);
+    let mut rng = Rng::new(12);
+    let mut corrections = 0;
+    for game in random_positions(8, 6, 120) {
+        let mut states = vec![residual.blank_state(); game.len()];
+        residual.compute(&game[0], &mut states[0]);
+        let mut deltas = Vec::new();
+        let mut pos = game[0].clone();
+        for i in 1..game.len() {
+            let m = game[i].last_move().expect("a move was made");
+            deltas.push(residual.delta(&pos, m));
+            pos.do_move(m);
+            let back = (1 + rng.below(3)).min(i);
+            let (done, rest) = states.split_at_mut(i);
+            residual.update(
+                &done[i - back],
+                &pos,
+                deltas[i - back..i].iter().copied(),
+                &mut rest[0],
+            );
+            let hand = HandWritten.evaluate_fresh(&pos);
+            let own = nnue.evaluate_unclamped(&pos).unwrap();
+            let sum = (hand + own).clamp(-EVAL_MAX, EVAL_MAX);
+            assert_eq!(residual.evaluate(&pos, &rest[0]), sum, "{}", pos.to_sfen());
+            assert_eq!(residual.evaluate_fresh(&pos), sum);
+            assert_eq!(any.evaluate(&pos, 16), Some(hand + own));
+            corrections += usize::from(own != 0);
+        }
+    }
+    assert!(
+        corrections > 100,
+        "the network adds something: {corrections}"
+    );
+    let kingless =
+        Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1", Variant::Shogi).unwrap();
+    assert_eq!(
+        residual.evaluate_fresh(&kingless),
+        HandWritten.evaluate_fresh(&kingless)
+    );
+}
