@@ -2,12 +2,13 @@
 """One generation of Tokin's network, as one command: self-play data, a shuffled split, a trained
 network, and every figure the learning loop reports kept in measurements/learn/NAME.json.
 
-    nice scripts/generation.py run gen1 --count 1200000 --nodes 5000 --seed 1 --lambda 0.7 --batch 2048
+    nice scripts/generation.py run gen1 --count 1200000 --nodes 5000 --seed 1 --lambda 0.7 --batch 2048 --hand-written
     nice scripts/generation.py run gen2 --previous gen1 --count 1200000 --nodes 5000 --seed 2
     scripts/generation.py table                  # every generation's figures, as a Markdown table
 
 Steps, each in DATA/NAME/ (DATA: --data, default $TOKIN_DATA or ~/tokin-data):
-  1. data.bin   `tokin gensfen` (with --previous: played with the previous generation's network);
+  1. data.bin   `tokin gensfen`, played with the binary's built-in network (with --previous: the
+                previous generation's network; with --hand-written: the hand-written evaluation);
   2. train.bin, val.bin   `tokin shuffle` (--validation of the records held out, by blocks);
   3. nn.bin     `tokin learn` on train.bin, validated on val.bin (or on --validation-data, a fixed
                 yardstick shared by generations); with --previous it starts from that network
@@ -127,6 +128,8 @@ def gensfen(args, figures, folder, log, previous_net):
            "--threads", args.threads, "--seed", args.seed, "--append"]
     if previous_net:
         cmd += ["--evalfile", previous_net]
+    elif args.hand_written:
+        cmd += ["--hand-written"]
     out, seconds, cpu = run_step(cmd, log)
     step = figures.data.setdefault("gensfen", {"command": [str(c) for c in cmd[1:]], "segments": []})
     step["segments"].append({
@@ -220,7 +223,8 @@ def run(args):
         seen.append(binary)
     settings = {"count": args.count, "nodes": args.nodes, "seed": args.seed, "previous": args.previous,
                 "lambda": args.lambda_, "scale": args.scale, "epochs": args.epochs, "batch": args.batch,
-                "validation_data": str(args.validation_data) if args.validation_data else None}
+                "validation_data": str(args.validation_data) if args.validation_data else None,
+                "player": "previous" if args.previous else "hand-written" if args.hand_written else "built-in"}
     if figures.data.get("settings", settings) != settings:
         sys.exit(f"{figures.path} was made with other settings: {figures.data['settings']}; "
                  "use another name or the same settings")
@@ -297,6 +301,9 @@ def main():
     p.add_argument("--data", default=os.environ.get("TOKIN_DATA", "~/tokin-data"))
     p.add_argument("--previous", help="the generation whose network plays gensfen and starts learn")
     p.add_argument("--fresh", action="store_true", help="learn from random weights even with --previous")
+    p.add_argument("--hand-written", action="store_true",
+                   help="without --previous, gensfen plays the hand-written evaluation (gen1's player) "
+                        "instead of the binary's built-in network")
     p.add_argument("--count", type=int, default=1_200_000, help="records of gensfen (default 1200000)")
     p.add_argument("--nodes", type=int, default=5000)
     p.add_argument("--seed", type=int, default=1)

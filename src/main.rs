@@ -29,16 +29,19 @@ struct Cli {
     command: Option<Tool>,
 }
 
-/// The evaluation a tool runs (the USI options EvalFile and FV_SCALE).
+/// The evaluation a tool runs (the USI options EvalFile, FV_SCALE and UseNNUE).
 #[derive(clap::Args)]
 struct EvalFlags {
     /// A network file in YaneuraOu's NNUE layout (e.g. a 64 MB nn.bin, HalfKP 256x2-32-32);
-    /// without it the built-in evaluation plays.
-    #[arg(long)]
+    /// without it the built-in network plays.
+    #[arg(long, conflicts_with = "hand_written")]
     evalfile: Option<PathBuf>,
     /// The network's output is divided by this (YaneuraOu's FV_SCALE).
     #[arg(long, value_parser = clap::value_parser!(i32).range(1..=128))]
     fv_scale: Option<i32>,
+    /// Play the hand-written evaluation instead of the built-in network (UseNNUE false).
+    #[arg(long)]
+    hand_written: bool,
 }
 
 impl EvalFlags {
@@ -46,6 +49,7 @@ impl EvalFlags {
         EvalArgs {
             evalfile: self.evalfile,
             fv_scale: self.fv_scale,
+            hand_written: self.hand_written,
         }
     }
 }

@@ -142,18 +142,12 @@ fn eval_matches_an_independent_implementation() {
 fn evaldir_finds_nn_bin_and_use_nnue_false_plays_the_hand_written_evaluation() {
     let (net, path, _) = network();
     let sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+    let hand_written = tokin::eval::evaluate(&Position::from_sfen(sfen, Variant::Shogi).unwrap());
     let mut c = Client::spawn();
-    c.send("eval");
-    let hand_written = c.read_until(|l| l.starts_with("info string eval "), QUICK, "eval");
     load(&mut c, "EvalDir", path.parent().unwrap().to_str().unwrap());
     assert_eq!(eval(&mut c, sfen), net.evaluate(sfen, 16));
     load(&mut c, "UseNNUE", "false");
-    c.send("eval");
-    assert_eq!(
-        c.read_until(|l| l.starts_with("info string eval "), QUICK, "eval")
-            .last(),
-        hand_written.last()
-    );
+    assert_eq!(eval(&mut c, sfen), hand_written);
     // Back on, the same file is used again.
     load(&mut c, "UseNNUE", "true");
     assert_eq!(eval(&mut c, sfen), net.evaluate(sfen, 16));
@@ -316,6 +310,32 @@ fn the_bench_and_analyse_run_with_a_network_file() {
         .last()
         .unwrap()
         .starts_with("bestmove "));
+    // Without a file the built-in network plays, with --hand-written the hand-written evaluation
+    // (another search: another count), and the USI `bench` runs the built-in network too.
+    let nodes = |args: &[&str]| {
+        let out = common::run_tokin(args);
+        assert!(out.status.success(), "{out:?}");
+        common::stdout_lines(&out)
+            .into_iter()
+            .find(|l| l.starts_with("Nodes searched: "))
+            .expect("a node count")
+    };
+    let built_in = nodes(&["bench", "--depth", "4"]);
+    assert_ne!(
+        built_in,
+        nodes(&["bench", "--depth", "4", "--hand-written"])
+    );
+    let mut c = Client::spawn();
+    c.send("bench 4");
+    let lines = c.read_until(
+        |l| l.starts_with("info string Nodes searched"),
+        Duration::from_secs(60),
+        "bench",
+    );
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some(format!("info string {built_in}").as_str())
+    );
     // A bad file is an error for a one-shot command.
     let bad = scratch_dir().join("nothing-here.bin");
     let out = common::run_tokin(&["bench", "--evalfile", bad.to_str().unwrap()]);
@@ -325,4 +345,38 @@ fn the_bench_and_analyse_run_with_a_network_file() {
         err.contains("nothing-here.bin") && err.contains("cannot open"),
         "{err}"
     );
+}
+
+/// With no file the built-in network plays: `isready` says so, `eval` is the hand-written
+/// evaluation corrected by the network, and `UseNNUE false` (and Heian) play the hand-written
+/// evaluation alone.
+#[test]
+fn the_built_in_network_plays_by_default() {
+    let sfen = "ln1g3nl/1r3kg2/p2pppsp1/2ps2p1p/1p7/2P1P1P1P/PPSP1P3/2G2S1R1/LN2KG1NL w Bbp 38";
+    let hand_written = tokin::eval::evaluate(&Position::from_sfen(sfen, Variant::Shogi).unwrap());
+    let mut c = Client::spawn();
+    c.send("isready");
+    let lines = c.expect("readyok", LOAD);
+    assert!(
+        lines.iter().any(
+            |l| l.starts_with("info string built-in network: HalfKP 64x2-32-32")
+                && l.contains("residual")
+        ),
+        "{lines:?}"
+    );
+    let corrected = eval(&mut c, sfen);
+    assert_ne!(corrected, hand_written);
+    assert!(
+        (corrected - hand_written).abs() < 1000,
+        "{corrected} against {hand_written}"
+    );
+    let (best, _, _) = c.go("go depth 4", Duration::from_secs(30));
+    assert!(best.starts_with("bestmove "), "{best}");
+    let lines = load(&mut c, "UseNNUE", "false");
+    assert!(!lines.iter().any(|l| l.contains("network")), "{lines:?}");
+    assert_eq!(eval(&mut c, sfen), hand_written);
+    load(&mut c, "UseNNUE", "true");
+    assert_eq!(eval(&mut c, sfen), corrected);
+    let lines = load(&mut c, "USI_Variant", "heian");
+    assert!(!lines.iter().any(|l| l.contains("network")), "{lines:?}");
 }

@@ -42,13 +42,16 @@ pub enum CliError {
     Evaluation(String),
 }
 
-/// The evaluation a tool runs: a network file, or the built-in evaluation.
+/// The evaluation a tool runs: a network file, the built-in network (the default), or the
+/// hand-written evaluation.
 #[derive(Clone, Debug, Default)]
 pub struct EvalArgs {
     /// A network in YaneuraOu's layout (`nn.bin`).
     pub evalfile: Option<PathBuf>,
     /// The network's output is divided by this (default 16).
     pub fv_scale: Option<i32>,
+    /// The hand-written evaluation (`UseNNUE false`).
+    pub hand_written: bool,
 }
 
 impl EvalArgs {
@@ -65,6 +68,9 @@ impl EvalArgs {
         }
         if let Some(scale) = self.fv_scale {
             options.set(OptionId::FvScale.name(), Some(&scale.to_string()))?;
+        }
+        if self.hand_written {
+            options.set(OptionId::UseNnue.name(), Some("false"))?;
         }
         let mut loader = EvalLoader::new();
         for notice in loader.prepare(&options, variant) {

@@ -25,6 +25,7 @@ use crate::core::attacks;
 use crate::core::movegen;
 use crate::core::position::{EnteringKingRule, Position};
 use crate::core::Variant;
+use crate::eval::nnue;
 use crate::mate::MateResult;
 use crate::search::{
     self, BestMove, Evaluation, EventSink, Limits, Pool, SearchConfig, SearchEvent, TimeConfig,
@@ -701,15 +702,27 @@ impl<S: Searcher> Engine<S> {
     }
 
     /// `bench [depth]`, reported as `info string` lines (it is not a search the client asked for),
-    /// holding the loop like `go perft`.
+    /// holding the loop like `go perft`. It runs the default evaluation (the built-in network),
+    /// whatever the options say, as `tokin bench` does: its node count is the signature of the
+    /// search and the built-in network together.
     fn bench(&mut self, depth: u32) {
         self.wait_idle();
         attacks::init();
         let out = self.out.clone();
+        let evaluation = match nnue::builtin::network() {
+            Ok(network) => Evaluation::Nnue {
+                network,
+                fv_scale: nnue::DEFAULT_FV_SCALE,
+            },
+            Err(e) => {
+                out.info_string(&format!(
+                    "error: {e}; bench runs the hand-written evaluation"
+                ));
+                Evaluation::HandWritten
+            }
+        };
         self.start_blocking_job("tokin-bench", move |stop, muted| {
-            let report = search::bench_until(depth, Evaluation::HandWritten, &|| {
-                stop.load(Ordering::Relaxed)
-            });
+            let report = search::bench_until(depth, evaluation, &|| stop.load(Ordering::Relaxed));
             if !muted.load(Ordering::Acquire) {
                 for line in output::bench_lines(&report) {
                     out.info_string(&line);
@@ -1084,9 +1097,14 @@ mod tests {
         String::from_utf8(bytes)
             .unwrap()
             .lines()
+            .filter(|l| !l.starts_with(BUILT_IN_NOTICE))
             .map(str::to_string)
             .collect()
     }
+
+    /// What the first `isready` (or search) of a session says about the built-in network; these
+    /// tests are about the protocol's mechanics and leave it out (`tests/nnue.rs` checks it).
+    const BUILT_IN_NOTICE: &str = "info string built-in network: ";
 
     fn bestmoves(lines: &[String]) -> Vec<&String> {
         lines.iter().filter(|l| l.starts_with("bestmove")).collect()
@@ -1338,7 +1356,10 @@ mod tests {
         // Joins the solver thread (its answer is not muted: no gameover/quit came).
         engine.wait_idle();
         let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with(BUILT_IN_NOTICE))
+            .collect();
         assert_eq!(lines.len(), 3, "{text}");
         assert_eq!(lines[0], "readyok");
         assert_eq!(lines[1], "info nodes 7 nps 700 time 10 hashfull 0");

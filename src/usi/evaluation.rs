@@ -6,12 +6,14 @@
 //! The options, with the names players already set:
 //! - `EvalFile` (the Stockfish family's): a network file; wins when set (a relative name is looked
 //!   up inside `EvalDir` when that names a folder, as YaneuraOu's builds with the option do);
-//! - `EvalDir` (YaneuraOu's): a folder holding `nn.bin`; `<internal>` is the evaluation built into
-//!   the binary (the hand-written one);
+//! - `EvalDir` (YaneuraOu's): a folder holding `nn.bin`; `<internal>` (the default) is the
+//!   evaluation built into the binary: the built-in network (`nnue::builtin`), a residual one
+//!   over the hand-written evaluation;
 //! - `FV_SCALE`: the network's output is divided by it (YaneuraOu's default 16);
 //! - `UseNNUE`: false plays the hand-written evaluation whatever the files say.
 //!
-//! Heian has no network: with a Heian variant the files are not used (and the engine says so).
+//! Heian has no network: with a Heian variant the files and the built-in network are not used
+//! (the hand-written evaluation plays, and the engine says so when a file was configured).
 
 use crate::core::Variant;
 use crate::eval::nnue::{self, AnyNetwork};
@@ -24,7 +26,7 @@ use std::path::{Path, PathBuf};
 pub enum Request {
     /// The hand-written evaluation; with the reason a configured file is not used, if one is.
     HandWritten { unused_file: Option<String> },
-    /// The evaluation built into the binary.
+    /// The network built into the binary.
     BuiltIn,
     /// The network in this file.
     File(PathBuf),
@@ -61,7 +63,8 @@ impl Request {
         };
         match (configured, variant) {
             (Some(path), Variant::Shogi) => Request::File(path),
-            (None, _) => Request::BuiltIn,
+            (None, Variant::Shogi) => Request::BuiltIn,
+            (None, _) => Request::HandWritten { unused_file: None },
             (Some(path), v) => Request::HandWritten {
                 unused_file: Some(format!(
                     "{v} has no network: {} is not used; the hand-written evaluation plays",
@@ -130,7 +133,19 @@ impl EvalLoader {
                         notices.push(Notice::Info(text.clone()));
                     }
                 }
-                Request::BuiltIn => self.network = None,
+                Request::BuiltIn => match nnue::builtin::network() {
+                    Ok(network) => {
+                        notices.push(Notice::Info(format!(
+                            "built-in network: {}",
+                            describe(&network)
+                        )));
+                        self.network = Some(network);
+                    }
+                    Err(e) => {
+                        self.failed = true;
+                        notices.push(Notice::Error(format!("{e}; keeping {}", self.kept())));
+                    }
+                },
                 Request::Bad(why) => {
                     self.failed = true;
                     notices.push(Notice::Error(format!("{why}; keeping {}", self.kept())));
@@ -138,15 +153,9 @@ impl EvalLoader {
                 Request::File(path) => match AnyNetwork::load(path) {
                     Ok((network, warnings)) => {
                         notices.push(Notice::Info(format!(
-                            "network {}: {}, {}{}",
+                            "network {}: {}",
                             path.display(),
-                            network.architecture(),
-                            network.isa().name(),
-                            if network.residual() {
-                                ", residual (added to the hand-written evaluation)"
-                            } else {
-                                ""
-                            }
+                            describe(&network)
                         )));
                         notices.extend(
                             warnings
@@ -192,6 +201,20 @@ impl EvalLoader {
             Evaluation::HandWritten => EvalReport::HandWritten(crate::eval::evaluate(pos)),
         }
     }
+}
+
+/// A network's shape, instruction set and kind, for the client.
+fn describe(network: &AnyNetwork) -> String {
+    format!(
+        "{}, {}{}",
+        network.architecture(),
+        network.isa().name(),
+        if network.residual() {
+            ", residual (added to the hand-written evaluation)"
+        } else {
+            ""
+        }
+    )
 }
 
 /// What `eval` found.

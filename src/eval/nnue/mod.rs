@@ -4,6 +4,7 @@
 //!
 //! - [`features`]: which inputs a position turns on, and which a move changes;
 //! - [`architecture`]: layer sizes and the hash words, sizes and description they imply;
+//! - [`builtin`]: the network built into the binary;
 //! - [`file`]: reading and writing the file, with a clear error for every way it can be wrong;
 //! - [`network`]: the weights in memory, the accumulator and the forward pass;
 //! - [`simd`]: the instruction sets, chosen once at load time.
@@ -14,6 +15,7 @@
 //! truncated toward zero.
 
 pub mod architecture;
+pub mod builtin;
 pub mod features;
 pub mod file;
 pub mod network;
