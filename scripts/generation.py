@@ -316,7 +316,7 @@ def main():
     p.add_argument("--lambda", dest="lambda_", type=float, default=0.7)
     p.add_argument("--scale", type=float, default=950)
     p.add_argument("--no-build", action="store_true", help="use target/release/tokin as it is")
-    p.add_argument("learn_args", nargs="*", help="after --: more flags for tokin learn")
+    p.epilog = "Flags after -- go to tokin learn, e.g. -- --residual --lr 3e-4."
     p.set_defaults(func=run)
     p = sub.add_parser("record-match", help="store a match result with a generation's figures")
     p.add_argument("name")
@@ -330,7 +330,14 @@ def main():
     p.set_defaults(func=record_match)
     p = sub.add_parser("table", help="every generation's figures as a Markdown table")
     p.set_defaults(func=table)
-    args = parser.parse_args()
+    # argparse gives a trailing positional list nothing after options have come between, so the
+    # flags for tokin learn are split off at "--" by hand.
+    argv = sys.argv[1:]
+    split = argv.index("--") if "--" in argv else len(argv)
+    args = parser.parse_args(argv[:split])
+    args.learn_args = argv[split + 1:]
+    if args.learn_args and args.mode != "run":
+        parser.error("flags after -- are for run")
     args.func(args)
 
 

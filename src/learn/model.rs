@@ -388,7 +388,7 @@ impl Model {
 
 /// `acc += row`.
 #[inline(always)]
-fn add(acc: &mut [f32], row: &[f32]) {
+pub fn add(acc: &mut [f32], row: &[f32]) {
     for (a, &w) in acc.iter_mut().zip(row) {
         *a += w;
     }

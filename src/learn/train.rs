@@ -8,7 +8,7 @@
 //! sample of the batch used keeps its weights and its moments (PyTorch's SparseAdam). The split
 //! and the order of every sum are fixed, so a seed and a thread count give the same network.
 
-use super::model::{relative_row, Activations, Model, EVAL_SCALE};
+use super::model::{add, relative_row, Activations, Model, EVAL_SCALE};
 use super::sample::{sigmoid, Sample};
 use crate::eval::nnue::features::DIMENSIONS;
 use crate::eval::nnue::Architecture;
@@ -128,8 +128,8 @@ pub struct Progress {
 }
 
 impl Trainer {
-    /// A fresh model of `architecture` (seeded by `config.seed`).
-    /// A residual network starts with no output, so its evaluation starts as the hand-written one.
+    /// A fresh model of `architecture` (seeded by `config.seed`). A residual network starts with
+    /// no output, so its evaluation starts as the hand-written one.
     pub fn new(architecture: Architecture, config: TrainConfig) -> Result<Trainer, TrainError> {
         let mut model =
             Model::new(architecture, config.seed).ok_or(TrainError::Memory(architecture))?;
@@ -379,14 +379,6 @@ pub fn cross_entropy(p: f32, t: f32) -> f64 {
     let p = f64::from(p).clamp(1e-7, 1.0 - 1e-7);
     let t = f64::from(t);
     -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
-}
-
-/// `g += d`.
-#[inline(always)]
-fn add(g: &mut [f32], d: &[f32]) {
-    for (g, &x) in g.iter_mut().zip(d) {
-        *g += x;
-    }
 }
 
 /// One Adam step on `w` from the summed gradient `g` (scaled by `scale` into a mean).
