@@ -10,7 +10,8 @@
 //!   evaluation built into the binary: the built-in network (`nnue::builtin`), a residual one
 //!   over the hand-written evaluation;
 //! - `FV_SCALE`: the network's output is divided by it (YaneuraOu's default 16);
-//! - `UseNNUE`: false plays the hand-written evaluation whatever the files say.
+//! - `UseNNUE`: false plays the hand-written evaluation instead of any network, built-in or from
+//!   a file.
 //!
 //! Heian has no network: with a Heian variant the files and the built-in network are not used
 //! (the hand-written evaluation plays, and the engine says so when a file was configured).
