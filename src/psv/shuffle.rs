@@ -62,22 +62,37 @@ pub fn shuffle<T>(items: &mut [T], rng: &mut Rng) {
     }
 }
 
-/// Splits `records` by [`BlockSplit`] and shuffles each part: returns (training, validation).
+/// Splits `items` (whose game plies are `plies`) into training and validation by whole games
+/// ([`game_blocks`]), each block held out as [`BlockSplit`] draws: returns (training, validation),
+/// each in the input's order.
+pub fn split_by_games<T: Clone>(
+    items: &[T],
+    plies: &[u16],
+    validation: f64,
+    seed: u64,
+) -> (Vec<T>, Vec<T>) {
+    debug_assert_eq!(items.len(), plies.len());
+    let mut split = BlockSplit::new(validation, seed);
+    let (mut train, mut held) = (Vec::with_capacity(items.len()), Vec::new());
+    for block in game_blocks(plies) {
+        if split.held_out() {
+            held.extend_from_slice(&items[block]);
+        } else {
+            train.extend_from_slice(&items[block]);
+        }
+    }
+    (train, held)
+}
+
+/// Splits `records` by [`split_by_games`] and shuffles each part: returns (training, validation).
 pub fn split_and_shuffle(
     records: Vec<PackedRecord>,
     validation: f64,
     seed: u64,
 ) -> (Vec<PackedRecord>, Vec<PackedRecord>) {
-    let mut split = BlockSplit::new(validation, seed);
-    let (mut train, mut held) = (Vec::with_capacity(records.len()), Vec::new());
     let plies: Vec<u16> = records.iter().map(PackedRecord::game_ply).collect();
-    for block in game_blocks(&plies) {
-        if split.held_out() {
-            held.extend_from_slice(&records[block]);
-        } else {
-            train.extend_from_slice(&records[block]);
-        }
-    }
+    let (mut train, mut held) = split_by_games(&records, &plies, validation, seed);
+    drop(records);
     let mut rng = Rng::new(seed ^ 0x05A1_F1E5_0000);
     shuffle(&mut train, &mut rng);
     shuffle(&mut held, &mut rng);

@@ -25,7 +25,6 @@ use crate::core::attacks;
 use crate::core::movegen;
 use crate::core::position::{EnteringKingRule, Position};
 use crate::core::Variant;
-use crate::eval::nnue;
 use crate::mate::MateResult;
 use crate::search::{
     self, BestMove, Evaluation, EventSink, Limits, Pool, SearchConfig, SearchEvent, TimeConfig,
@@ -709,18 +708,14 @@ impl<S: Searcher> Engine<S> {
         self.wait_idle();
         attacks::init();
         let out = self.out.clone();
-        let evaluation = match nnue::builtin::network() {
-            Ok(network) => Evaluation::Nnue {
-                network,
-                fv_scale: nnue::DEFAULT_FV_SCALE,
-            },
-            Err(e) => {
-                out.info_string(&format!(
-                    "error: {e}; bench runs the hand-written evaluation"
-                ));
-                Evaluation::HandWritten
+        // The evaluation default options ask for, loaded as `isready` and `tokin bench` load it.
+        let mut loader = EvalLoader::new();
+        for notice in loader.prepare(&Options::for_this_machine(), Variant::Shogi) {
+            if let Notice::Error(text) = notice {
+                out.info_string(&format!("error: {text}"));
             }
-        };
+        }
+        let evaluation = loader.current().clone();
         self.start_blocking_job("tokin-bench", move |stop, muted| {
             let report = search::bench_until(depth, evaluation, &|| stop.load(Ordering::Relaxed));
             if !muted.load(Ordering::Acquire) {

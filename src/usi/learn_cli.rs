@@ -8,7 +8,7 @@ use crate::eval::{Evaluator, HandWritten};
 use crate::learn::sample::sigmoid;
 use crate::learn::train::cross_entropy;
 use crate::learn::{Model, Progress, Sample, TrainConfig, TrainError, Trainer};
-use crate::psv::shuffle::{game_blocks, BlockSplit};
+use crate::psv::shuffle::split_by_games;
 use crate::psv::PsvReader;
 use crate::usi::progress::{format_duration, ProgressLine};
 use std::io::{self, Write};
@@ -116,11 +116,10 @@ impl LearnArgs {
     }
 }
 
-/// The samples of some record files, in file order.
+/// The samples of some record files, in file order (each with its hand-written evaluation, the
+/// baseline a network has to beat).
 pub struct ReadSamples {
     pub samples: Vec<Sample>,
-    /// The hand-written evaluation of each (the baseline a network has to beat).
-    pub baseline: Vec<i16>,
     /// The game ply of each (where games begin and end, for the split).
     pub plies: Vec<u16>,
     /// What was read, in a line.
@@ -132,7 +131,6 @@ pub struct ReadSamples {
 pub fn read_samples(paths: &[PathBuf], max: usize) -> Result<ReadSamples, LearnError> {
     let mut reader = PsvReader::new(paths);
     let mut samples = Vec::new();
-    let mut baseline = Vec::new();
     let mut plies = Vec::new();
     let mut skipped = 0u64;
     let mut first_error = None;
@@ -144,7 +142,6 @@ pub fn read_samples(paths: &[PathBuf], max: usize) -> Result<ReadSamples, LearnE
                         HandWritten.evaluate_fresh(&r.position).clamp(-32000, 32000) as i16;
                     samples.push(s);
                     plies.push(r.game_ply);
-                    baseline.push(s.hand_written);
                     if max > 0 && samples.len() >= max {
                         break;
                     }
@@ -173,43 +170,22 @@ pub fn read_samples(paths: &[PathBuf], max: usize) -> Result<ReadSamples, LearnE
     }
     Ok(ReadSamples {
         samples,
-        baseline,
         plies,
         line,
     })
 }
 
-/// Splits the samples into training and validation by blocks of whole games (`game_blocks`),
-/// seeded; returns the training samples, the validation samples and the validation baseline.
-pub fn split(read: ReadSamples, fraction: f64, seed: u64) -> (Vec<Sample>, Vec<Sample>, Vec<i16>) {
-    let mut split = BlockSplit::new(fraction, seed);
-    let (mut train, mut held, mut held_baseline) = (Vec::new(), Vec::new(), Vec::new());
-    for block in game_blocks(&read.plies) {
-        if split.held_out() {
-            held.extend_from_slice(&read.samples[block.clone()]);
-            held_baseline.extend_from_slice(&read.baseline[block]);
-        } else {
-            train.extend_from_slice(&read.samples[block]);
-        }
-    }
-    (train, held, held_baseline)
-}
-
 /// The losses the hand-written evaluation would have on `samples` as the model's output, against
 /// the training target and against the results alone (as [`Trainer::losses`]): a network is worth
 /// its speed once its validation losses are below these.
-fn baseline_losses(samples: &[Sample], scores: &[i16], config: &TrainConfig) -> (f64, f64) {
-    let (blend, results) =
-        samples
-            .iter()
-            .zip(scores)
-            .fold((0.0, 0.0), |(blend, results), (s, &score)| {
-                let p = sigmoid(f32::from(score) / config.scale);
-                (
-                    blend + cross_entropy(p, s.target(config.scale, config.lambda)),
-                    results + cross_entropy(p, s.target(config.scale, 0.0)),
-                )
-            });
+fn baseline_losses(samples: &[Sample], config: &TrainConfig) -> (f64, f64) {
+    let (blend, results) = samples.iter().fold((0.0, 0.0), |(blend, results), s| {
+        let p = sigmoid(f32::from(s.hand_written) / config.scale);
+        (
+            blend + cross_entropy(p, s.target(config.scale, config.lambda)),
+            results + cross_entropy(p, s.target(config.scale, 0.0)),
+        )
+    });
     let n = samples.len().max(1) as f64;
     (blend / n, results / n)
 }
@@ -298,15 +274,23 @@ pub fn learn(out: &mut dyn Write, args: &LearnArgs) -> Result<(), LearnError> {
         read.line,
         started.elapsed().as_secs_f64()
     )?;
-    let (train, held, held_baseline) = if args.validation_data.is_empty() {
-        split(read, args.validation, args.config.seed)
+    let (train, held) = if args.validation_data.is_empty() {
+        // The parts are copies: the whole is freed before training.
+        let parts = split_by_games(
+            &read.samples,
+            &read.plies,
+            args.validation,
+            args.config.seed,
+        );
+        drop(read);
+        parts
     } else {
         let held = read_samples(&args.validation_data, 0).map_err(|e| match e {
             LearnError::NoData(line) => LearnError::NoValidationData(line),
             e => e,
         })?;
         writeln!(out, "validation: {}", held.line)?;
-        (read.samples, held.samples, held.baseline)
+        (read.samples, held.samples)
     };
     let checkpoint = args.checkpoint_path();
     for file in [&args.output, &checkpoint] {
@@ -361,7 +345,7 @@ pub fn learn(out: &mut dyn Write, args: &LearnArgs) -> Result<(), LearnError> {
         args.config.seed
     )?;
     if !held.is_empty() {
-        let (blend, results) = baseline_losses(&held, &held_baseline, &args.config);
+        let (blend, results) = baseline_losses(&held, &args.config);
         writeln!(
             out,
             "validation loss of the hand-written evaluation: {blend:.5} (results alone {results:.5}); of a perfect one (the targets' entropy): {:.5}",

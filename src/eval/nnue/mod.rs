@@ -79,6 +79,20 @@ macro_rules! shapes {
                 }
             }
 
+            /// The instruction set the network runs on.
+            pub fn isa(&self) -> simd::Isa {
+                match self {
+                    $(AnyNetwork::$name(n) => n.isa(),)*
+                }
+            }
+
+            /// Whether the evaluation is the hand-written one plus this network's (`Residual`).
+            pub fn residual(&self) -> bool {
+                match self {
+                    $(AnyNetwork::$name(n) => n.residual(),)*
+                }
+            }
+
             /// Whether both are the same loaded network (not merely equal weights).
             pub fn same(&self, other: &AnyNetwork) -> bool {
                 match (self, other) {
@@ -133,35 +147,6 @@ impl AnyNetwork {
             }
         }
         self.visit(Shape)
-    }
-
-    pub fn isa(&self) -> simd::Isa {
-        struct Isa;
-        impl NetworkVisitor for Isa {
-            type Output = simd::Isa;
-            fn visit<const L1: usize, const L2: usize, const L3: usize>(
-                self,
-                n: Arc<Network<L1, L2, L3>>,
-            ) -> simd::Isa {
-                n.isa()
-            }
-        }
-        self.visit(Isa)
-    }
-
-    /// Whether the evaluation is the hand-written one plus this network's (`Residual`).
-    pub fn residual(&self) -> bool {
-        struct IsResidual;
-        impl NetworkVisitor for IsResidual {
-            type Output = bool;
-            fn visit<const L1: usize, const L2: usize, const L3: usize>(
-                self,
-                n: Arc<Network<L1, L2, L3>>,
-            ) -> bool {
-                n.residual()
-            }
-        }
-        self.visit(IsResidual)
     }
 
     /// YaneuraOu's evaluation of `pos` (side to move's view): the output divided by `fv_scale`,

@@ -4,7 +4,7 @@
 //! numbers through the binary, are in `tests/nnue.rs`.)
 
 use super::architecture::padded;
-use super::features::{self, FeatureDelta, DIMENSIONS};
+use super::features::{self, DIMENSIONS};
 use super::*;
 use crate::core::movegen::legal_moves;
 use crate::core::Variant;
@@ -55,6 +55,39 @@ fn random_positions(seed: u64, games: usize, plies: usize) -> Vec<Vec<Position>>
         .collect()
 }
 
+/// Plays random games (seeded) with `eval`'s state brought up to date after each move from one,
+/// two or three plies back, as the search's lazy updates do, and hands `check` each position
+/// with its state.
+fn lazily_along_random_games<E: Evaluator>(
+    eval: &E,
+    seed: u64,
+    games: usize,
+    plies: usize,
+    mut check: impl FnMut(&Position, &E::State),
+) {
+    let mut rng = Rng::new(seed ^ 0x1A2B);
+    for game in random_positions(seed, games, plies) {
+        let mut states = vec![eval.blank_state(); game.len()];
+        eval.compute(&game[0], &mut states[0]);
+        let mut deltas = Vec::new();
+        let mut pos = game[0].clone();
+        for i in 1..game.len() {
+            let m = game[i].last_move().expect("a move was made");
+            deltas.push(eval.delta(&pos, m));
+            pos.do_move(m);
+            let back = (1 + rng.below(3)).min(i);
+            let (done, rest) = states.split_at_mut(i);
+            eval.update(
+                &done[i - back],
+                &pos,
+                deltas[i - back..i].iter().copied(),
+                &mut rest[0],
+            );
+            check(&pos, &rest[0]);
+        }
+    }
+}
+
 #[test]
 fn incremental_updates_equal_refreshes_over_random_games() {
     for spread in [20, 12_000] {
@@ -62,30 +95,11 @@ fn incremental_updates_equal_refreshes_over_random_games() {
             Arc::new(Small::from_raw(random_raw(SMALL, 1, spread)).unwrap()),
             16,
         );
-        let mut rng = Rng::new(11);
-        for game in random_positions(5, 12, 160) {
-            let mut states = vec![Accumulator::<64>::ZERO; game.len()];
-            nnue.refresh(&game[0], &mut states[0]);
-            let mut deltas = Vec::new();
-            let mut pos = game[0].clone();
-            for i in 1..game.len() {
-                let m = game[i].last_move().expect("a move was made");
-                deltas.push(FeatureDelta::new(&pos, m));
-                pos.do_move(m);
-                // Update from one, two or three plies back, as the search's lazy updates do.
-                let back = (1 + rng.below(3)).min(i);
-                let (done, rest) = states.split_at_mut(i);
-                nnue.update(
-                    &done[i - back],
-                    &pos,
-                    deltas[i - back..i].iter().copied(),
-                    &mut rest[0],
-                );
-                let mut fresh = Accumulator::ZERO;
-                nnue.refresh(&pos, &mut fresh);
-                assert_eq!(rest[0], fresh, "spread {spread}: {}", pos.to_sfen());
-            }
-        }
+        lazily_along_random_games(&nnue, 5, 12, 160, |pos, state| {
+            let mut fresh = Accumulator::ZERO;
+            nnue.refresh(pos, &mut fresh);
+            assert_eq!(*state, fresh, "spread {spread}: {}", pos.to_sfen());
+        });
     }
 }
 
@@ -272,34 +286,16 @@ fn the_residual_evaluation_is_the_sum_along_random_games() {
     let nnue = Nnue::new(Arc::clone(&network), 16);
     let residual = Residual::new(nnue.clone());
     let any = AnyNetwork::Small(network);
-    let mut rng = Rng::new(12);
     let mut corrections = 0;
-    for game in random_positions(8, 6, 120) {
-        let mut states = vec![residual.blank_state(); game.len()];
-        residual.compute(&game[0], &mut states[0]);
-        let mut deltas = Vec::new();
-        let mut pos = game[0].clone();
-        for i in 1..game.len() {
-            let m = game[i].last_move().expect("a move was made");
-            deltas.push(residual.delta(&pos, m));
-            pos.do_move(m);
-            let back = (1 + rng.below(3)).min(i);
-            let (done, rest) = states.split_at_mut(i);
-            residual.update(
-                &done[i - back],
-                &pos,
-                deltas[i - back..i].iter().copied(),
-                &mut rest[0],
-            );
-            let hand = HandWritten.evaluate_fresh(&pos);
-            let own = nnue.evaluate_unclamped(&pos).unwrap();
-            let sum = (hand + own).clamp(-EVAL_MAX, EVAL_MAX);
-            assert_eq!(residual.evaluate(&pos, &rest[0]), sum, "{}", pos.to_sfen());
-            assert_eq!(residual.evaluate_fresh(&pos), sum);
-            assert_eq!(any.evaluate(&pos, 16), Some(hand + own));
-            corrections += usize::from(own != 0);
-        }
-    }
+    lazily_along_random_games(&residual, 8, 6, 120, |pos, state| {
+        let hand = HandWritten.evaluate_fresh(pos);
+        let own = nnue.evaluate_unclamped(pos).unwrap();
+        let sum = (hand + own).clamp(-EVAL_MAX, EVAL_MAX);
+        assert_eq!(residual.evaluate(pos, state), sum, "{}", pos.to_sfen());
+        assert_eq!(residual.evaluate_fresh(pos), sum);
+        assert_eq!(any.evaluate(pos, 16), Some(hand + own));
+        corrections += usize::from(own != 0);
+    });
     assert!(
         corrections > 100,
         "the network adds something: {corrections}"
