@@ -10,9 +10,9 @@ Steps, each in DATA/NAME/ (DATA: --data, default $TOKIN_DATA or ~/tokin-data):
   1. data.bin   `tokin gensfen`, played with the binary's built-in network (with --previous: the
                 previous generation's network; with --hand-written: the hand-written evaluation);
   2. train.bin, val.bin   `tokin shuffle` (--validation of the records held out, by blocks);
-  3. nn.bin     `tokin learn` on train.bin, validated on val.bin (or on --validation-data, a fixed
-                yardstick shared by generations); with --previous it starts from that network
-                (--init) unless --fresh.
+  3. nn.bin     `tokin learn` on train.bin (and any --extra-train files, e.g. earlier generations'
+                train.bin), validated on val.bin (or on --validation-data, a fixed yardstick shared
+                by generations); with --previous it starts from that network (--init) unless --fresh.
 A killed run continues where it stopped when the same command is run again: gensfen appends to its
 file until it holds --count records, learn resumes from its checkpoint, and a finished step is not
 run again. The figures are those of every segment, summed: records, games, seconds and CPU seconds
@@ -168,7 +168,7 @@ def learn(args, figures, folder, log, train, val, previous_net):
     step = figures.data.get("learn", {})
     if net.exists() and step.get("finished"):
         return net
-    cmd = [BINARY, "learn", train, "--output", net, "--epochs", args.epochs, "--batch", args.batch,
+    cmd = [BINARY, "learn", train, *args.extra_train, "--output", net, "--epochs", args.epochs, "--batch", args.batch,
            "--lambda", args.lambda_, "--scale", args.scale, "--threads", args.threads,
            "--seed", args.seed, "--resume"]
     cmd += ["--validation-data", args.validation_data or val]
@@ -186,6 +186,9 @@ def learn(args, figures, folder, log, train, val, previous_net):
     if base:
         step["hand_written"] = {"validation": float(base.group(1)), "results": float(base.group(2))}
         step["entropy"] = float(base.group(3))
+    sizes = re.search(r"(\d+) for training, (\d+) held out", out)
+    if sizes:
+        step["training_samples"] = int(sizes.group(1))
     start = re.search(r"epoch 0: validation loss ([\d.]+) \(results alone ([\d.]+)\)", out)
     if start:
         step["epochs"]["0"] = {"validation": float(start.group(1)), "results": float(start.group(2))}
@@ -221,16 +224,26 @@ def run(args):
             print(f"note: {args.name} was begun with another binary ({seen[-1]}); both are recorded",
                   file=sys.stderr)
         seen.append(binary)
-    settings = {"count": args.count, "nodes": args.nodes, "seed": args.seed, "previous": args.previous,
-                "lambda": args.lambda_, "scale": args.scale, "epochs": args.epochs, "batch": args.batch,
-                "validation_data": str(args.validation_data) if args.validation_data else None,
-                "player": "previous" if args.previous else "hand-written" if args.hand_written else "built-in"}
-    if figures.data.get("settings", settings) != settings:
-        sys.exit(f"{figures.path} was made with other settings: {figures.data['settings']}; "
+    data_settings = {"count": args.count, "nodes": args.nodes, "seed": args.seed, "previous": args.previous,
+                     "player": "previous" if args.previous else "hand-written" if args.hand_written else "built-in"}
+    learn_settings = {"lambda": args.lambda_, "scale": args.scale, "epochs": args.epochs, "batch": args.batch,
+                      "validation_data": str(args.validation_data) if args.validation_data else None,
+                      "extra_train": [str(p) for p in args.extra_train], "learn_args": args.learn_args}
+    settings = {**data_settings, **learn_settings}
+    # The data's settings hold from the first game; the learning's only once learning has begun
+    # (until then a run may still change how it will train, e.g. add earlier data).
+    stored = figures.data.get("settings", settings)
+    fixed = list(data_settings) + (list(learn_settings) if "learn" in figures.data else [])
+    changed = [k for k in fixed if k in stored and stored[k] != settings[k]]
+    if changed:
+        sys.exit(f"{figures.path} was made with other settings ({', '.join(changed)}): {stored}; "
                  "use another name or the same settings")
     figures.data["settings"] = settings
     figures.data["data_dir"] = str(folder)
     figures.save()
+    for extra in args.extra_train:
+        if not extra.exists():
+            sys.exit(f"--extra-train {extra}: no such file")
     previous_net = None
     if args.previous:
         previous_net = data_root / args.previous / "nn.bin"
@@ -278,6 +291,7 @@ def table(_args):
         rows.append([
             d["name"], s.get("previous") or "-", f"{g.get('records', 0):,}", f"{g.get('games', 0):,}",
             f"{s.get('nodes')}", f"{g.get('cpu_seconds', 0) / 3600:.2f}", f"{g.get('records_per_cpu_second', 0)}",
+            f"{lr['training_samples']:,}" if "training_samples" in lr else "-",
             f"{s.get('lambda')}", str(kept.get("epoch", "-")),
             f"{epoch.get('training', float('nan')):.5f}", f"{epoch.get('validation', float('nan')):.5f}",
             f"{hw.get('validation', float('nan')):.5f}", f"{epoch.get('results', float('nan')):.5f}",
@@ -285,7 +299,7 @@ def table(_args):
             matches or "-",
         ])
     head = ["generation", "from", "records", "games", "nodes", "gensfen CPU h", "records/CPU s",
-            "lambda", "kept epoch", "training loss", "validation", "hand-written", "results alone",
+            "trained on", "lambda", "kept epoch", "training loss", "validation", "hand-written", "results alone",
             "hand-written (results)", "samples/s a thread", "matches"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
@@ -310,6 +324,9 @@ def main():
     p.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     p.add_argument("--validation", type=float, default=0.03)
     p.add_argument("--validation-data", type=Path, help="validate on this file instead of val.bin")
+    p.add_argument("--extra-train", type=Path, action="append", default=[], metavar="FILE",
+                   help="train on this file too (repeatable), e.g. an earlier generation's train.bin: "
+                        "a window of generations rather than the last alone")
     p.add_argument("--arch", default="64x2-32-32")
     p.add_argument("--epochs", type=int, default=8)
     p.add_argument("--batch", type=int, default=16384)
