@@ -276,6 +276,11 @@ def elo(wins, draws, losses):
     return -400 * math.log10(1 / score - 1)
 
 
+def known(value, form):
+    """A figure, or "-" where it was not measured (records assembled from logs)."""
+    return "-" if value is None else form.format(value)
+
+
 def table(_args):
     rows = []
     for path in sorted(MEASUREMENTS.glob("*.json")):
@@ -289,8 +294,10 @@ def table(_args):
             + (f", {elo(m['wins'], m['draws'], m['losses']):+.0f} Elo)" if elo(m['wins'], m['draws'], m['losses']) is not None else ")")
             for m in d.get("matches", []))
         rows.append([
-            d["name"], s.get("previous") or "-", f"{g.get('records', 0):,}", f"{g.get('games', 0):,}",
-            f"{s.get('nodes')}", f"{g.get('cpu_seconds', 0) / 3600:.2f}", f"{g.get('records_per_cpu_second', 0)}",
+            d["name"], s.get("previous") or s.get("player", "-"), known(g.get("records"), "{:,}"),
+            known(g.get("games"), "{:,}"), f"{s.get('nodes')}",
+            known(g.get("cpu_seconds") and g["cpu_seconds"] / 3600, "{:.2f}"),
+            known(g.get("records_per_cpu_second"), "{}"),
             f"{lr['training_samples']:,}" if "training_samples" in lr else "-",
             f"{s.get('lambda')}", str(kept.get("epoch", "-")),
             f"{epoch.get('training', float('nan')):.5f}", f"{epoch.get('validation', float('nan')):.5f}",
@@ -298,7 +305,7 @@ def table(_args):
             f"{hw.get('results', float('nan')):.5f}", f"{epoch.get('samples_per_s_thread', '-')}",
             matches or "-",
         ])
-    head = ["generation", "from", "records", "games", "nodes", "gensfen CPU h", "records/CPU s",
+    head = ["generation", "played by", "records", "games", "nodes", "gensfen CPU h", "records/CPU s",
             "trained on", "lambda", "kept epoch", "training loss", "validation", "hand-written", "results alone",
             "hand-written (results)", "samples/s a thread", "matches"]
     print("| " + " | ".join(head) + " |")
