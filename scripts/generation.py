@@ -62,9 +62,18 @@ def children_cpu():
     return usage.ru_utime + usage.ru_stime
 
 
+class Interrupted(Exception):
+    """A step stopped by Ctrl-C (or SIGTERM), after `seconds` and `cpu` seconds of its process."""
+
+    def __init__(self, seconds, cpu):
+        super().__init__("interrupted")
+        self.seconds, self.cpu = seconds, cpu
+
+
 def run_step(cmd, log):
     """Runs `cmd`: its stderr (progress lines) goes to the terminal and the log, its stdout (the
-    summary) to both and is returned. Returns (stdout, seconds, cpu seconds)."""
+    summary) to both and is returned. Returns (stdout, seconds, cpu seconds); raises Interrupted
+    when stopped, once the process has ended (so that its CPU time is counted)."""
     printable = " ".join(str(c) for c in cmd)
     print("+ " + printable, file=sys.stderr, flush=True)
     with open(log, "a") as log_file:
@@ -86,11 +95,17 @@ def run_step(cmd, log):
 
         # Progress lines come on stderr, the summary (and learn's epoch lines) on stdout.
         progress, summary = [], []
-        reader = threading.Thread(target=forward, args=(proc.stderr, sys.stderr, progress))
+        reader = threading.Thread(target=forward, args=(proc.stderr, sys.stderr, progress), daemon=True)
         reader.start()
-        forward(proc.stdout, sys.stdout, summary)
-        reader.join()
-        rc = proc.wait()
+        try:
+            forward(proc.stdout, sys.stdout, summary)
+            reader.join()
+            rc = proc.wait()
+        except KeyboardInterrupt:
+            # Ctrl-C reaches the whole process group; a lone SIGTERM to this script does not.
+            proc.terminate()
+            proc.wait()
+            raise Interrupted(time.monotonic() - started, children_cpu() - cpu)
         out = "".join(summary)
         if rc != 0:
             sys.exit(f"step failed (exit status {rc}): {printable}")
@@ -130,23 +145,31 @@ def gensfen(args, figures, folder, log, previous_net):
         cmd += ["--evalfile", previous_net]
     elif args.hand_written:
         cmd += ["--hand-written"]
-    out, seconds, cpu = run_step(cmd, log)
+    before = records_in(data)
     step = figures.data.setdefault("gensfen", {"command": [str(c) for c in cmd[1:]], "segments": []})
-    step["segments"].append({
-        "records": number(r"wrote (\d+) records", out, int),
-        "games": number(r"from (\d+) games", out, int),
-        "seconds": round(seconds, 1),
-        "cpu_seconds": round(cpu, 1),
-        "summary": out.strip().splitlines(),
-    })
+    try:
+        out, seconds, cpu = run_step(cmd, log)
+        segment = {"records": number(r"wrote (\d+) records", out, int),
+                   "games": number(r"from (\d+) games", out, int),
+                   "summary": out.strip().splitlines()}
+    except Interrupted as stop:
+        # The games finished before the stop are in the file, whole; keep their cost too.
+        out, seconds, cpu = None, stop.seconds, stop.cpu
+        segment = {"records": records_in(data) - before, "games": None, "interrupted": True}
+    segment.update({"seconds": round(seconds, 1), "cpu_seconds": round(cpu, 1)})
+    step["segments"].append(segment)
     segments = step["segments"]
     step["records"] = records_in(data)
     step["games"] = sum(s["games"] or 0 for s in segments)
+    step["games_complete"] = all(s["games"] is not None for s in segments)  # else a lower bound
     step["seconds"] = round(sum(s["seconds"] for s in segments), 1)
     step["cpu_seconds"] = round(sum(s["cpu_seconds"] for s in segments), 1)
     written = sum(s["records"] or 0 for s in segments)
     step["records_per_cpu_second"] = round(written / max(step["cpu_seconds"], 1e-9), 1)
     figures.save()
+    if out is None:
+        sys.exit(f"interrupted with {records_in(data)} records in {data} (this segment's figures "
+                 "kept, its games uncounted); the same command continues")
     return data
 
 
@@ -250,8 +273,11 @@ def run(args):
         if not previous_net.exists():
             sys.exit(f"--previous {args.previous}: no network at {previous_net}")
     data = gensfen(args, figures, folder, log, previous_net)
-    train, val = shuffle(args, figures, folder, log, data)
-    net = learn(args, figures, folder, log, train, val, previous_net)
+    try:
+        train, val = shuffle(args, figures, folder, log, data)
+        net = learn(args, figures, folder, log, train, val, previous_net)
+    except Interrupted:
+        sys.exit("interrupted; the same command continues (learn from its last checkpoint)")
     print(f"{args.name}: {net} ({figures.path.relative_to(ROOT)})")
 
 
@@ -295,7 +321,7 @@ def table(_args):
             for m in d.get("matches", []))
         rows.append([
             d["name"], s.get("previous") or s.get("player", "-"), known(g.get("records"), "{:,}"),
-            known(g.get("games"), "{:,}"), f"{s.get('nodes')}",
+            known(g.get("games"), "{:,}" if g.get("games_complete", True) else "{:,}+"), f"{s.get('nodes')}",
             known(g.get("cpu_seconds") and g["cpu_seconds"] / 3600, "{:.2f}"),
             known(g.get("records_per_cpu_second"), "{}"),
             f"{lr['training_samples']:,}" if "training_samples" in lr else "-",
