@@ -63,7 +63,7 @@ def children_cpu():
 
 
 class Interrupted(Exception):
-    """A step stopped by Ctrl-C (or SIGTERM), after `seconds` and `cpu` seconds of its process."""
+    """A step stopped by Ctrl-C (SIGINT; a SIGTERM is not caught and loses the segment's figures), after `seconds` and `cpu` seconds of its process."""
 
     def __init__(self, seconds, cpu):
         super().__init__("interrupted")
@@ -102,7 +102,7 @@ def run_step(cmd, log):
             reader.join()
             rc = proc.wait()
         except KeyboardInterrupt:
-            # Ctrl-C reaches the whole process group; a lone SIGTERM to this script does not.
+            # Ctrl-C reaches the whole process group; a SIGINT to this script alone stops the step here.
             proc.terminate()
             proc.wait()
             raise Interrupted(time.monotonic() - started, children_cpu() - cpu)
