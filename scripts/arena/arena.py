@@ -133,12 +133,13 @@ def engine_yaml(template, name, path, options=()):
 
 
 def prepare(run_dir, config, engines, instances=None):
-    """Writes config.yaml (from `config`), engines/*.yaml ({file: text}) and openings.txt."""
+    """Writes config.yaml (from `config`: a file here, or the text of one), engines/*.yaml ({file:
+    text}) and openings.txt."""
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "engines").mkdir(exist_ok=True)
     for file, text in engines.items():
         (run_dir / "engines" / file).write_text(text)
-    text = (HERE / config).read_text()
+    text = (HERE / config).read_text() if config.endswith(".yaml") else config
     if instances:
         # Games go to whichever listed machine has free slots (ShogiArena's "auto" scheduling).
         text += f"instances:\n  - {Path(instances).resolve()}\n"
@@ -519,19 +520,35 @@ def cmd_sprt(args, extra):
     report(run_dir, focus="candidate")
 
 
+PEERS = ("gpsusi", "fairy-stockfish", "yaneuraou-material")
+
+
+def gauntlet_config(peers):
+    """gauntlet.yaml with only the engine entries of Tokin and `peers`."""
+    text = (HERE / "gauntlet.yaml").read_text()
+    for name in PEERS:
+        if name not in peers:
+            text = re.sub(rf"(?m)^  - name: {re.escape(name)}\n(?:    .*\n)*", "", text)
+    return text
+
+
 def cmd_gauntlet(args, extra):
     tokin = Path(args.tokin) if args.tokin else build_tree()
-    peers = {"gpsusi": args.gpsusi, "fairy-stockfish": args.fairy_stockfish, "yaneuraou-material": args.yaneuraou}
+    paths = {"gpsusi": args.gpsusi, "fairy-stockfish": args.fairy_stockfish, "yaneuraou-material": args.yaneuraou}
+    peers = {name: paths[name] for name in (args.peer or PEERS)}
     for name, path in peers.items():
         require(path, name)
     require(tokin, "tokin")
     tokin = staged(tokin)
-    run_dir = Path(args.run_dir or default_run_dir("gauntlet")).resolve()
-    engines = {"tokin.yaml": engine_yaml("tokin.yaml", "tokin", tokin)}
+    # Peers are not hashed: they are other people's releases, named by path in the run's config.
+    state, run_dir = resumable_run_dir("gauntlet", args, [tokin])
+    engines = {"tokin.yaml": engine_yaml("tokin.yaml", "tokin", tokin, args.tokin_option or [])}
     for name, path in peers.items():
         engines[f"{name}.yaml"] = engine_yaml(f"{name}.yaml", name, path)
-    prepare(run_dir, "gauntlet.yaml", engines, args.instances)
-    shogiarena("tournament", run_dir, extra)
+    prepare(run_dir, gauntlet_config(peers), engines, args.instances)
+    shogiarena("tournament", run_dir, extra, minutes=args.minutes)
+    if state:
+        save_state(run_dir / "arena", state, [tokin])
     report(run_dir, focus="tokin")
 
 
@@ -756,8 +773,15 @@ def main():
     p.add_argument("--fairy-stockfish", default="/usr/games/fairy-stockfish")
     p.add_argument("--yaneuraou", default="/work/peers/bin/yaneuraou-material-avx2",
                    help="YaneuraOu material edition binary (README: how to build it)")
+    p.add_argument("--peer", action="append", choices=PEERS,
+                   help="play only this peer (repeatable; default all three)")
+    p.add_argument("--tokin-option", action="append", metavar="NAME=VALUE",
+                   help="a USI option of Tokin (repeatable), e.g. EvalDir=/data/net1 or UseNNUE=false")
     p.add_argument("--instances", help="ShogiArena instance file: play on those machines")
     p.add_argument("--run-dir")
+    p.add_argument("--state", metavar="FILE.tar.xz",
+                   help="continue the run saved in FILE (if it exists) and save it there when this sitting ends")
+    p.add_argument("--minutes", type=float, help="stop the run after this long (it resumes where it stopped)")
     p.set_defaults(func=cmd_gauntlet)
 
     p = sub.add_parser("same-network", help="Tokin against YaneuraOu's NNUE edition, both evaluating one network")
