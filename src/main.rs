@@ -418,7 +418,7 @@ struct GensfenCli {
     /// Games played at once, one search thread each [default: the number of cores].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
     threads: Option<u64>,
-    /// Seed of the openings and random moves; with --threads 1 a seed gives the same file.
+    /// Seed of the openings and random moves: a seed gives the same file, whatever --threads.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Random legal moves in each game's first plies, after the opening line.

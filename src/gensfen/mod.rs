@@ -14,12 +14,16 @@
 //! `threads` games run at once, each on its own thread with its own small table: at a fixed node
 //! count one search thread per game uses the cores best (no shared-table contention, no idle
 //! helpers at a few thousand nodes). Every game clears its table and history and draws its
-//! randomness from `(seed, game number)` alone, so with one thread a seed gives the same file;
-//! with more, the same games in the order they finish.
+//! randomness from `(seed, game number)` alone, and games reach the file in the order of their
+//! numbers (a game that finishes early waits for those before it), so a seed gives the same file
+//! byte for byte whatever the thread count. Files outside a repository get lost; the command that
+//! made one makes it again, and `shuffle` and `learn` are seeded too, so a network can be remade
+//! from its recipe.
 //!
 //! Records reach the file game by game in whole records (`psv::PsvWriter`): a killed run loses
-//! the games in progress and nothing else, and appending resumes it (`run` mixes the records
-//! already in the file into the seed, so a resumed run plays new games).
+//! the games in progress (and the few finished ones waiting for them) and nothing else, and
+//! appending resumes it (`run` mixes the records already in the file into the seed, so a resumed
+//! run plays new games).
 //!
 //! `relabel` searches the records of existing files again (deeper, or with another evaluation) and
 //! replaces their scores and moves: a better teacher for positions already played.
@@ -34,6 +38,7 @@ use crate::psv::{PsvWriter, WriteError};
 use crate::search::Evaluation;
 use filter::{RecordFilter, SkipCounts};
 use game::{GameEnd, GameRecords, SelfPlay};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -341,8 +346,8 @@ pub fn run(
     result.map(|()| report)
 }
 
-/// The writer's side of `run`: games in the order they arrive (with one thread, the order they were
-/// played), until the file holds `config.count` records.
+/// The writer's side of `run`: games in the order of their numbers, until the file holds
+/// `config.count` records.
 fn write_games(
     config: &GensfenConfig,
     rx: &mpsc::Receiver<(u64, GameRecords)>,
@@ -351,26 +356,47 @@ fn write_games(
     started: Instant,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<(), GensfenError> {
-    for (_game, game) in rx.iter() {
-        let room = config.count.saturating_sub(writer.records());
-        let take = (game.records.len() as u64).min(room) as usize;
-        writer.write(&game.records[..take])?;
-        report.games += 1;
-        report.ends.add(game.end);
-        report.plies += u64::from(game.plies);
-        report.searches += game.searches;
-        report.nodes += game.nodes;
-        report.skipped.add(&game.skipped);
-        progress(&Progress {
-            records: writer.records(),
-            target: config.count,
-            written: writer.records() - report.records_before,
-            games: report.games,
-            elapsed: started.elapsed(),
-        });
-        if writer.records() >= config.count {
-            break;
+    // Games that finished before one with a smaller number, held until it arrives: at most a few
+    // per thread, since a game's length varies by a few times at most.
+    let mut waiting = BTreeMap::new();
+    let mut next = 0;
+    for (number, game) in rx.iter() {
+        waiting.insert(number, game);
+        while let Some(game) = waiting.remove(&next) {
+            next += 1;
+            write_game(config, &game, writer, report, started, progress)?;
+            if writer.records() >= config.count {
+                return Ok(());
+            }
         }
     }
+    Ok(())
+}
+
+/// Writes one game's records (those that fit under `config.count`) and counts it.
+fn write_game(
+    config: &GensfenConfig,
+    game: &GameRecords,
+    writer: &mut PsvWriter,
+    report: &mut GensfenReport,
+    started: Instant,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<(), GensfenError> {
+    let room = config.count.saturating_sub(writer.records());
+    let take = (game.records.len() as u64).min(room) as usize;
+    writer.write(&game.records[..take])?;
+    report.games += 1;
+    report.ends.add(game.end);
+    report.plies += u64::from(game.plies);
+    report.searches += game.searches;
+    report.nodes += game.nodes;
+    report.skipped.add(&game.skipped);
+    progress(&Progress {
+        records: writer.records(),
+        target: config.count,
+        written: writer.records() - report.records_before,
+        games: report.games,
+        elapsed: started.elapsed(),
+    });
     Ok(())
 }
