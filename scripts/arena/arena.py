@@ -132,6 +132,25 @@ def engine_yaml(template, name, path, options=()):
     return text
 
 
+def network_files(options):
+    """The network files that USI `options` ("Name=Value") make an engine load (EvalFile, else
+    EvalDir's nn.bin), so a run that spans sittings can check them by hash as it does binaries: a
+    network regenerated under the same name is another network."""
+    values = {k.strip(): v.strip() for k, _, v in (o.partition("=") for o in options or [])}
+    file, folder = values.get("EvalFile"), values.get("EvalDir")
+    if folder == "<internal>":
+        folder = None
+    path = None
+    if file:
+        path = Path(folder) / file if folder and not Path(file).is_absolute() else Path(file)
+    elif folder:
+        path = Path(folder) / "nn.bin"
+    if path is None:
+        return []
+    require(path, "network")
+    return [path]
+
+
 def prepare(run_dir, config, engines, instances=None):
     """Writes config.yaml (from `config`: a file here, or the text of one), engines/*.yaml ({file:
     text}) and openings.txt."""
@@ -502,7 +521,8 @@ def cmd_sprt(args, extra):
     require(candidate, "candidate engine")
     require(base, "base engine")
     candidate, base = staged(candidate), staged(base)
-    state, run_dir = resumable_run_dir("sprt", args, [candidate, base])
+    played = [candidate, base] + network_files(args.candidate_option) + network_files(args.base_option)
+    state, run_dir = resumable_run_dir("sprt", args, played)
     prepare(
         run_dir,
         "sprt.yaml",
@@ -516,7 +536,7 @@ def cmd_sprt(args, extra):
     )
     shogiarena("sprt", run_dir, extra, minutes=args.minutes)
     if state:
-        save_state(run_dir / "arena", state, [candidate, base])
+        save_state(run_dir / "arena", state, played)
     report(run_dir, focus="candidate")
 
 
@@ -541,14 +561,15 @@ def cmd_gauntlet(args, extra):
     require(tokin, "tokin")
     tokin = staged(tokin)
     # Peers are not hashed: they are other people's releases, named by path in the run's config.
-    state, run_dir = resumable_run_dir("gauntlet", args, [tokin])
+    played = [tokin] + network_files(args.tokin_option)
+    state, run_dir = resumable_run_dir("gauntlet", args, played)
     engines = {"tokin.yaml": engine_yaml("tokin.yaml", "tokin", tokin, args.tokin_option or [])}
     for name, path in peers.items():
         engines[f"{name}.yaml"] = engine_yaml(f"{name}.yaml", name, path)
     prepare(run_dir, gauntlet_config(peers), engines, args.instances)
     shogiarena("tournament", run_dir, extra, minutes=args.minutes)
     if state:
-        save_state(run_dir / "arena", state, [tokin])
+        save_state(run_dir / "arena", state, played)
     report(run_dir, focus="tokin")
 
 
@@ -693,7 +714,7 @@ def restore_state(state, arena_dir, binaries):
             if wanted not in given:
                 have = "; ".join(f"{path} has {digest}" for digest, (path, _) in given.items())
                 sys.exit(
-                    f"arena.py: {state} was played by a binary with sha256 {wanted}, and none of those "
+                    f"arena.py: {state} was played by a binary or network with sha256 {wanted}, and none of those "
                     f"given has it ({have}): build the commits that began the run (measurements/*/README.md) "
                     "in this checkout with the same toolchain"
                 )
