@@ -4,6 +4,7 @@ network, and every figure the learning loop reports kept in measurements/learn/N
 
     nice scripts/generation.py run gen1 --count 1200000 --nodes 5000 --seed 1 --lambda 0.7 --batch 2048 --hand-written
     nice scripts/generation.py run gen2 --previous gen1 --count 1200000 --nodes 5000 --seed 2
+    nice scripts/generation.py run gen2b --previous builtin --count 1200000 --nodes 5000 --seed 5 -- --residual
     scripts/generation.py table                  # every generation's figures, as a Markdown table
 
 Steps, each in DATA/NAME/ (DATA: --data, default $TOKIN_DATA or ~/tokin-data):
@@ -36,6 +37,7 @@ import subprocess
 import sys
 import threading
 import time
+import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -232,6 +234,21 @@ def learn(args, figures, folder, log, train, val, previous_net):
     return net
 
 
+BUILTIN = "builtin"
+
+
+def builtin_network(data_root):
+    """The network built into the binary (networks/builtin.nn.bin.zlib), inflated into
+    DATA/builtin/nn.bin: `--previous builtin` fine-tunes it on the new data."""
+    net = data_root / BUILTIN / "nn.bin"
+    packed = ROOT / "networks" / "builtin.nn.bin.zlib"
+    data = zlib.decompress(packed.read_bytes())
+    if not net.exists() or net.read_bytes() != data:
+        net.parent.mkdir(parents=True, exist_ok=True)
+        net.write_bytes(data)
+    return net
+
+
 def run(args):
     if not BINARY.exists() or not args.no_build:
         subprocess.check_call(["cargo", "build", "--release", "--quiet"], cwd=ROOT)
@@ -268,7 +285,9 @@ def run(args):
         if not extra.exists():
             sys.exit(f"--extra-train {extra}: no such file")
     previous_net = None
-    if args.previous:
+    if args.previous == BUILTIN:
+        previous_net = builtin_network(data_root)
+    elif args.previous:
         previous_net = data_root / args.previous / "nn.bin"
         if not previous_net.exists():
             sys.exit(f"--previous {args.previous}: no network at {previous_net}")
@@ -346,7 +365,8 @@ def main():
     p = sub.add_parser("run", help="generate, shuffle and train one generation (resumable)")
     p.add_argument("name", help="the generation's name: its folder in --data and its figures file")
     p.add_argument("--data", default=os.environ.get("TOKIN_DATA", "~/tokin-data"))
-    p.add_argument("--previous", help="the generation whose network plays gensfen and starts learn")
+    p.add_argument("--previous", help="the generation whose network plays gensfen and starts learn "
+                                      "('builtin': the network built into the binary)")
     p.add_argument("--fresh", action="store_true", help="learn from random weights even with --previous")
     p.add_argument("--hand-written", action="store_true",
                    help="without --previous, gensfen plays the hand-written evaluation (gen1's player) "
