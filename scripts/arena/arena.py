@@ -620,7 +620,7 @@ def cmd_spsa(args, extra):
     shogiarena("spsa", run_dir, extra, minutes=args.minutes)
     if state:
         if (run_dir / "arena" / "spsa" / "ledger.sqlite3").exists():
-            save_state(run_dir / "arena", state, [tokin])
+            save_state(run_dir / "arena", state, [tokin], keep_moves=False)
         else:
             print(f"arena.py: no SPSA ledger in {run_dir} (the run never began): {state} not written", file=sys.stderr)
     spsa_result(run_dir)
@@ -644,9 +644,11 @@ STATE_SKIP = {
 }
 
 
-def save_state(arena_dir, state, binaries):
+def save_state(arena_dir, state, binaries, keep_moves=True):
     """Packs the run in `arena_dir` into `state` (a .tar.xz, replaced atomically), small enough to
-    commit: a run longer than one sitting continues from it on another day or machine. The engine
+    commit: a run longer than one sitting continues from it on another day or machine. The games'
+    moves (their records, about 1.6 KB a game packed) are kept unless `keep_moves` is false, as for
+    an SPSA's thousands of games, whose records nobody replays. The engine
     binaries that played (`binaries`) are left out, their hashes kept (ENGINE_HASHES; where
     ShogiArena keeps a copy of one inside the run, as an SPSA does, ENGINE_COPIES says where): they
     are rebuilt from the same commits (the release build is reproducible) and put back."""
@@ -677,10 +679,11 @@ def save_state(arena_dir, state, binaries):
                     break
         (copy / ENGINE_COPIES).write_text(json.dumps(copies, indent=1) + "\n")
         (copy / ENGINE_HASHES).write_text(json.dumps(sorted(played), indent=1) + "\n")
-        db = sqlite3.connect(copy / "game.db")
-        with db:
-            db.execute("delete from game_move")
-        db.close()
+        if not keep_moves:
+            db = sqlite3.connect(copy / "game.db")
+            with db:
+                db.execute("delete from game_move")
+            db.close()
         for path in [copy / "game.db", *copy.rglob("*.sqlite3")]:
             db = sqlite3.connect(path)
             db.execute("vacuum")
