@@ -344,6 +344,7 @@ def load_games(arena_dir):
         board.set_sfen(sfen)
         entries, late, played = [], [], {"black": None, "white": None}
         walls = {"black": [], "white": []}
+        evals = {"black": [], "white": []}
         moves = db.execute(
             "select next_move, next_move_time_ms, wall_time_ms, eval from game_move where game_id = ? order by id",
             (gid,),
@@ -355,6 +356,8 @@ def load_games(arena_dir):
             played[mover] = Move(code).to_usi()
             if wall_ms is not None:
                 walls[mover].append(wall_ms)
+            if score is not None:
+                evals[mover].append((len(entries) + 1, score))
             mv = board.push_move(Move(code)).to_move()
             info = rsshogi.record.EngineInfo(eval=score, wall_time_ms=wall_ms)
             entries.append(rsshogi.record.MoveEntry(mv, time_ms=time_ms, engine_info=info))
@@ -381,6 +384,7 @@ def load_games(arena_dir):
                 "kif": kif,
                 "last_wall_ms": late[-1] if late else None,
                 "walls": {black: walls["black"], white: walls["white"]},
+                "evals": {black: evals["black"], white: evals["white"]},
             }
         )
     return games
@@ -399,8 +403,12 @@ def report(run_dir, focus=None):
 
     names = sorted({g["black"] for g in games} | {g["white"] for g in games})
     if focus is None or focus not in names:
-        # The engine that played most (a gauntlet's baseline), else the first by name.
-        focus = max(names, key=lambda n: sum(n in (g["black"], g["white"]) for g in games)) if names else None
+        # The engine that played most (a gauntlet's baseline); between equals, Tokin (a gauntlet
+        # against one peer, an SPRT's candidate over its base), then the first by name.
+        def rank(n):
+            return (sum(n in (g["black"], g["white"]) for g in games), n.startswith("tokin"), n == "candidate")
+
+        focus = max(names, key=rank) if names else None
     out = [f"{len(games)} games in {arena_dir}", ""]
 
     # Elo of `focus` against each opponent: every game, and without time forfeits.
@@ -436,6 +444,8 @@ def report(run_dir, focus=None):
             out.append(f"  {name:<20} {len(walls):>6} moves, median {walls[len(walls) // 2]}, slowest {walls[-3:][::-1]}")
     out.append("")
 
+    out.extend(collapses(games, focus))
+
     forfeits = [g for g in games if g["ending"] == "time"]
     out.append(f"time forfeits: {len(forfeits)}")
     for g in forfeits:
@@ -455,6 +465,49 @@ def report(run_dir, focus=None):
     text = "\n".join(out) + "\n"
     (run_dir / "report.txt").write_text(text)
     print(text)
+
+
+# A loss is "sudden" when the loser's own score was at least this good within its last
+# COLLAPSE_WINDOW moves: it lost a position it believed better, the horizon effect of a mating
+# attack it did not see, rather than being ground down.
+COLLAPSE_PEAK = 500
+COLLAPSE_WINDOW = 10
+LOST_SCORE = -1000
+
+
+def collapses(games, focus):
+    """Report lines: how `focus`'s losses came, from its own scores (the `eval` of its moves)."""
+    rows = []
+    for g in games:
+        if winner(g) is None or winner(g) == focus or focus not in (g["black"], g["white"]):
+            continue
+        evals = g["evals"].get(focus, [])
+        if not evals:
+            continue
+        window = evals[-COLLAPSE_WINDOW:]
+        peak_ply, peak = max(window, key=lambda e: e[1])
+        # The first of its moves from which it never again scored above LOST_SCORE.
+        lost_ply = None
+        for ply, score in reversed(evals):
+            if score > LOST_SCORE:
+                break
+            lost_ply = ply
+        rows.append((g["name"], g["plies"], peak_ply, peak, lost_ply))
+    if not rows:
+        return []
+    sudden = [r for r in rows if r[3] >= COLLAPSE_PEAK]
+    level = [r for r in rows if 0 <= r[3] < COLLAPSE_PEAK]
+    out = [
+        f"{focus}'s losses by its own best score in its last {COLLAPSE_WINDOW} moves",
+        f"  +{COLLAPSE_PEAK} or better (sudden): {len(sudden)}   0 to +{COLLAPSE_PEAK - 1}: {len(level)}"
+        f"   below 0 (seen coming): {len(rows) - len(sudden) - len(level)}   of {len(rows)}",
+    ]
+    if sudden:
+        out.append(f"  sudden: game, plies, its best score (at ply), first ply of its scores below {LOST_SCORE} to the end")
+        for name, plies, peak_ply, peak, lost_ply in sudden:
+            out.append(f"    {name}  {plies:>4}  {peak:>+6} ({peak_ply})  {lost_ply if lost_ply else '-'}")
+    out.append("")
+    return out
 
 
 def winner(g):
