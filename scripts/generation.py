@@ -339,7 +339,8 @@ def table(_args):
             + (f", {elo(m['wins'], m['draws'], m['losses']):+.0f} Elo)" if elo(m['wins'], m['draws'], m['losses']) is not None else ")")
             for m in d.get("matches", []))
         rows.append([
-            d["name"], s.get("previous") or s.get("player", "-"), known(g.get("records"), "{:,}"),
+            d["name"], {"builtin": "built-in"}.get(s.get("previous"), s.get("previous")) or s.get("player", "-"),
+            known(g.get("records"), "{:,}"),
             known(g.get("games"), "{:,}" if g.get("games_complete", True) else "{:,}+"), f"{s.get('nodes')}",
             known(g.get("cpu_seconds") and g["cpu_seconds"] / 3600, "{:.2f}"),
             known(g.get("records_per_cpu_second"), "{}"),
