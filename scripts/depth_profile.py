@@ -6,14 +6,15 @@ Two engines evaluating the same network (Tokin with `EvalFile`, YaneuraOu's NNUE
 is bushier, which a match at a fixed clock shows only as a result. Each (depth, position) is its
 own search after `usinewgame`, stopped by `go depth D`, and its figures are those of the last
 `info` line of depth D without a bound, so an engine that prints only some iterations (YaneuraOu
-prints none before its `PvInterval`) is measured the same way as one that prints every one.
+9.70 printed only the last one in these searches) is measured the same way as one that prints
+every one.
 
     scripts/depth_profile.py --depths 10,12,14 \\
         --engine "target/release/tokin,EvalFile=/data/std256/nn.bin,FV_SCALE=16" \\
         --engine "/opt/yaneuraou-nnue,EvalDir=/data/std256,FV_SCALE=16,BookFile=no_book"
 
-Node counts are a property of the search (repeatable with one thread); the times are the
-engines' own and drift with the machine's load: compare them only within one run.
+With one thread Tokin's node counts repeat exactly from run to run; the times are the engines'
+own and drift with the machine's load: compare them only within one run.
 """
 
 import argparse
@@ -55,7 +56,7 @@ def main() -> int:
                         help="PATH[,NAME=VALUE...]: a USI engine and its options (repeat to compare)")
     parser.add_argument("--depths", default="8,10,12,14", help="comma-separated depths")
     parser.add_argument("--hash", type=int, default=256, help="USI_Hash in MB")
-    parser.add_argument("--sfen", action="append", help="position (repeatable; default: six middle games)")
+    parser.add_argument("--sfen", action="append", help="position (repeatable; default: six positions)")
     args = parser.parse_args()
     try:
         depths = [int(d) for d in args.depths.split(",")]
