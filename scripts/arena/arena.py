@@ -32,6 +32,7 @@ import os
 import re
 import shutil
 import signal
+import string
 import sqlite3
 import subprocess
 import sys
@@ -644,6 +645,18 @@ def staged_network(path):
     return staged(path, name="nn.bin", folder="networks")
 
 
+def parse_nodes(text):
+    """`--nodes T[:Y]`: Tokin's and YaneuraOu's node counts per move (Y defaults to T)."""
+    parts = text.split(":")
+    try:
+        counts = [int(p) for p in parts]
+    except ValueError:
+        counts = []
+    if len(counts) not in (1, 2) or min(counts) < 1:
+        sys.exit(f"arena.py: --nodes '{text}' is not TOKIN[:YANEURAOU] (positive node counts)")
+    return counts[0], counts[-1]
+
+
 def cmd_same_network(args, extra):
     tokin = Path(args.tokin) if args.tokin else build_tree()
     require(tokin, "tokin")
@@ -653,10 +666,20 @@ def cmd_same_network(args, extra):
     state, run_dir = resumable_run_dir("same-network", args, [tokin, network])
     eval_dir = f"EvalDir={network.parent}"
     engines = {
-        "tokin.yaml": engine_yaml("tokin.yaml", "tokin", tokin, [eval_dir]),
+        "tokin.yaml": engine_yaml("tokin.yaml", "tokin", tokin, [eval_dir] + args.tokin_option),
         "yaneuraou-nnue.yaml": engine_yaml("yaneuraou-nnue.yaml", "yaneuraou-nnue", args.yaneuraou, [eval_dir]),
     }
-    prepare(run_dir, "same-network.yaml", engines, args.instances)
+    config = "same-network.yaml"
+    if args.nodes:
+        tokin_nodes, yaneuraou_nodes = parse_nodes(args.nodes)
+        openings = len(opening_lines())
+        games = args.games or 2 * openings
+        if games > 2 * openings:
+            sys.exit(f"arena.py: {games} games at fixed nodes need {games // 2} openings, "
+                     f"{OPENINGS} has {openings} (a repeated opening replays the same game)")
+        config = string.Template((HERE / "same-network-nodes.yaml").read_text()).substitute(
+            tokin_nodes=tokin_nodes, yaneuraou_nodes=yaneuraou_nodes, games=games)
+    prepare(run_dir, config, engines, args.instances)
     shogiarena("tournament", run_dir, extra, minutes=args.minutes)
     if state:
         save_state(run_dir / "arena", state, [tokin, network])
@@ -866,6 +889,12 @@ def main():
     p.add_argument("--tokin", help="Tokin binary (default: build this tree)")
     p.add_argument("--yaneuraou", default="/work/peers/bin/yaneuraou-nnue-avx2",
                    help="YaneuraOu NNUE edition binary (README: how to build it)")
+    p.add_argument("--nodes", metavar="T[:Y]",
+                   help="fixed node counts per move instead of the clock: Tokin's T, YaneuraOu's Y (default T); "
+                        "each opening once with both colours (same-network-nodes.yaml)")
+    p.add_argument("--games", type=int, help="with --nodes: games to play (default: two per opening)")
+    p.add_argument("--tokin-option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a USI option for Tokin (repeatable), e.g. a --features tune build's parameter")
     p.add_argument("--instances", help="ShogiArena instance file: play on those machines")
     p.add_argument("--run-dir")
     p.add_argument("--state", metavar="FILE.tar.xz",
