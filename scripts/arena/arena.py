@@ -670,6 +670,8 @@ def cmd_same_network(args, extra):
         "yaneuraou-nnue.yaml": engine_yaml("yaneuraou-nnue.yaml", "yaneuraou-nnue", args.yaneuraou, [eval_dir]),
     }
     config = "same-network.yaml"
+    if args.games and not args.nodes:
+        sys.exit("arena.py: --games applies to --nodes runs (the clocked match plays same-network.yaml's count)")
     if args.nodes:
         tokin_nodes, yaneuraou_nodes = parse_nodes(args.nodes)
         openings = len(opening_lines())
