@@ -2,6 +2,7 @@
 """Tokin's games on ShogiArena: SPRT gates, gauntlets, SPSA tuning and SSH workers, one command each.
 
     scripts/arena/arena.py sprt                  # this tree's build against main's, until SPRT decides
+    scripts/arena/arena.py sprt --nodes 50000 --openings scripts/openings-wide.sfen   # per node, any load
     scripts/arena/arena.py gauntlet              # Tokin against gpsusi, Fairy-Stockfish, YaneuraOu
     scripts/arena/arena.py spsa                  # tune src/search/params.rs with a --features tune build
     scripts/arena/arena.py same-network --network nn.bin   # Tokin and YaneuraOu NNUE on one network
@@ -103,10 +104,11 @@ def build_ref(ref):
 # Run directories
 
 
-def opening_lines():
-    """scripts/openings.sfen in ShogiArena's form: `position startpos moves ...` or `sfen ...`."""
+def opening_lines(path=OPENINGS):
+    """An openings file (scripts/openings.sfen by default) in ShogiArena's form: `position startpos
+    moves ...` or `sfen ...`."""
     lines = []
-    for raw in OPENINGS.read_text().splitlines():
+    for raw in Path(path).read_text().splitlines():
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
@@ -152,9 +154,9 @@ def network_files(options):
     return [path]
 
 
-def prepare(run_dir, config, engines, instances=None):
+def prepare(run_dir, config, engines, instances=None, openings=OPENINGS):
     """Writes config.yaml (from `config`: a file here, or the text of one), engines/*.yaml ({file:
-    text}) and openings.txt."""
+    text}) and openings.txt (from the openings file `openings`)."""
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "engines").mkdir(exist_ok=True)
     for file, text in engines.items():
@@ -165,7 +167,7 @@ def prepare(run_dir, config, engines, instances=None):
         text += f"instances:\n  - {Path(instances).resolve()}\n"
         text += "system:\n  instance_scheduling:\n    policy: auto\n"
     (run_dir / "config.yaml").write_text(text)
-    (run_dir / "openings.txt").write_text("\n".join(opening_lines()) + "\n")
+    (run_dir / "openings.txt").write_text("\n".join(opening_lines(openings)) + "\n")
 
 
 def shogiarena(mode, run_dir, extra, minutes=None):
@@ -577,9 +579,16 @@ def cmd_sprt(args, extra):
     candidate, base = staged(candidate), staged(base)
     played = [candidate, base] + network_files(args.candidate_option) + network_files(args.base_option)
     state, run_dir = resumable_run_dir("sprt", args, played)
+    config = "sprt.yaml"
+    if args.nodes:
+        if ":" in args.nodes:
+            sys.exit("arena.py: sprt --nodes takes one count, played by both builds")
+        nodes = parse_nodes(args.nodes)[0]
+        config = string.Template((HERE / "sprt-nodes.yaml").read_text()).substitute(
+            nodes=nodes, max_games=fixed_node_games(args, None))
     prepare(
         run_dir,
-        "sprt.yaml",
+        config,
         {
             "candidate.yaml": engine_yaml(
                 "tokin-fast.yaml", "candidate", candidate, args.candidate_option or []
@@ -587,6 +596,7 @@ def cmd_sprt(args, extra):
             "base.yaml": engine_yaml("tokin-fast.yaml", "base", base, args.base_option or []),
         },
         args.instances,
+        args.openings,
     )
     shogiarena("sprt", run_dir, extra, minutes=args.minutes)
     if state:
@@ -620,7 +630,7 @@ def cmd_gauntlet(args, extra):
     engines = {"tokin.yaml": engine_yaml("tokin.yaml", "tokin", tokin, args.tokin_option or [])}
     for name, path in peers.items():
         engines[f"{name}.yaml"] = engine_yaml(f"{name}.yaml", name, path)
-    prepare(run_dir, gauntlet_config(peers), engines, args.instances)
+    prepare(run_dir, gauntlet_config(peers), engines, args.instances, args.openings)
     shogiarena("tournament", run_dir, extra, minutes=args.minutes)
     if state:
         save_state(run_dir / "arena", state, played)
@@ -657,6 +667,18 @@ def parse_nodes(text):
     return counts[0], counts[-1]
 
 
+def fixed_node_games(args, games):
+    """How many games a fixed-node run of `games` (None: as many as it may) plays from
+    args.openings: each opening once with each colour, since a repeated opening replays the same
+    game, so at most two per opening."""
+    openings = len(opening_lines(args.openings))
+    games = games or 2 * openings
+    if games > 2 * openings:
+        sys.exit(f"arena.py: {games} games at fixed nodes need {games // 2} openings, "
+                 f"{args.openings} has {openings} (a repeated opening replays the same game)")
+    return games
+
+
 def cmd_same_network(args, extra):
     tokin = Path(args.tokin) if args.tokin else build_tree()
     require(tokin, "tokin")
@@ -674,14 +696,10 @@ def cmd_same_network(args, extra):
         sys.exit("arena.py: --games applies to --nodes runs (the clocked match plays same-network.yaml's count)")
     if args.nodes:
         tokin_nodes, yaneuraou_nodes = parse_nodes(args.nodes)
-        openings = len(opening_lines())
-        games = args.games or 2 * openings
-        if games > 2 * openings:
-            sys.exit(f"arena.py: {games} games at fixed nodes need {games // 2} openings, "
-                     f"{OPENINGS} has {openings} (a repeated opening replays the same game)")
+        games = fixed_node_games(args, args.games)
         config = string.Template((HERE / "same-network-nodes.yaml").read_text()).substitute(
             tokin_nodes=tokin_nodes, yaneuraou_nodes=yaneuraou_nodes, games=games)
-    prepare(run_dir, config, engines, args.instances)
+    prepare(run_dir, config, engines, args.instances, args.openings)
     shogiarena("tournament", run_dir, extra, minutes=args.minutes)
     if state:
         save_state(run_dir / "arena", state, [tokin, network])
@@ -844,6 +862,12 @@ def cmd_report(args, _extra):
         report(run_dir, args.focus)
 
 
+def add_openings(p):
+    p.add_argument("--openings", default=OPENINGS, metavar="FILE",
+                   help="openings file (default scripts/openings.sfen, 33 openings; scripts/openings-wide.sfen "
+                        "has 1000 for fixed-node runs, made by scripts/arena/openings.py)")
+
+
 def main():
     ensure_venv()
     argv = sys.argv[1:]
@@ -867,6 +891,11 @@ def main():
     p.add_argument("--state", metavar="FILE.tar.xz",
                    help="continue the run saved in FILE (if it exists) and save it there when this sitting ends")
     p.add_argument("--minutes", type=float, help="stop the run after this long (it resumes where it stopped)")
+    p.add_argument("--nodes", metavar="N",
+                   help="both engines search N nodes a move instead of the clock (sprt-nodes.yaml): per-node "
+                        "quality, free of machine load; each opening once with both colours, so use a large "
+                        "--openings file (scripts/openings-wide.sfen)")
+    add_openings(p)
     p.set_defaults(func=cmd_sprt)
 
     p = sub.add_parser("gauntlet", help="Tokin against gpsusi, Fairy-Stockfish and YaneuraOu (material)")
@@ -884,6 +913,7 @@ def main():
     p.add_argument("--state", metavar="FILE.tar.xz",
                    help="continue the run saved in FILE (if it exists) and save it there when this sitting ends")
     p.add_argument("--minutes", type=float, help="stop the run after this long (it resumes where it stopped)")
+    add_openings(p)
     p.set_defaults(func=cmd_gauntlet)
 
     p = sub.add_parser("same-network", help="Tokin against YaneuraOu's NNUE edition, both evaluating one network")
@@ -902,6 +932,7 @@ def main():
     p.add_argument("--state", metavar="FILE.tar.xz",
                    help="continue the run saved in FILE (if it exists) and save it there when this sitting ends")
     p.add_argument("--minutes", type=float, help="stop the run after this long (it resumes where it stopped)")
+    add_openings(p)
     p.set_defaults(func=cmd_same_network)
 
     p = sub.add_parser("spsa", help="tune the search parameters with a --features tune build")

@@ -109,6 +109,27 @@ mod tests {
         assert_eq!(openings[0].history_len(), 4);
     }
 
+    /// scripts/openings-wide.sfen (the fixed-node matches' openings, from scripts/arena/openings.py)
+    /// as that script promises: 1000 positions, none twice, none in check, each with a move to
+    /// play, between game plies 16 and 40.
+    #[test]
+    fn the_wide_openings_hold_what_their_script_promises() {
+        let text = include_str!("../../scripts/openings-wide.sfen");
+        let openings = parse_openings(text, "openings-wide.sfen").unwrap();
+        assert_eq!(openings.len(), 1000);
+        let mut keys: Vec<u64> = openings.iter().map(|p| p.key()).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), 1000, "a position twice");
+        for pos in &openings {
+            assert!(!pos.in_check(), "{}", pos.to_sfen());
+            assert!((16..=40).contains(&pos.game_ply()), "{}", pos.to_sfen());
+            let mut moves = crate::core::MoveList::new();
+            crate::core::movegen::generate_legal(pos, &mut moves);
+            assert!(!moves.is_empty(), "{}", pos.to_sfen());
+        }
+    }
+
     #[test]
     fn both_line_forms_and_errors() {
         let text = "# comment\n\n7g7f 3c3d\nsfen 4k4/9/9/9/9/9/9/9/4K4 b G 1 moves G*5b\n";
