@@ -709,7 +709,7 @@ def cmd_same_network(args, extra):
 def spsa_at_nodes(text, nodes):
     """spsa.yaml with its clock replaced by `nodes` a move (`spsa --nodes`): a pair of variants
     differs in its parameters, so repeated openings do not replay games, and the run is free of
-    machine load and about three times as fast at 50000 nodes as at the clock."""
+    machine load."""
     clock = re.compile(r"(?m)^  time_control:\n(?:    .*\n)+")
     if not clock.search(text):
         sys.exit("arena.py: spsa.yaml has no rules.time_control block to replace with --nodes")
