@@ -723,6 +723,8 @@ def cmd_spsa(args, extra):
     state, run_dir = resumable_run_dir("spsa", args, [tokin])
     config = "spsa.yaml"
     if args.nodes:
+        if ":" in args.nodes:
+            sys.exit("arena.py: spsa --nodes takes one count, played by both variants")
         config = spsa_at_nodes((HERE / "spsa.yaml").read_text(), parse_nodes(args.nodes)[0])
     prepare(run_dir, config, {"tokin.yaml": engine_yaml("tokin-fast.yaml", "tokin", tokin)})
     shutil.copy(HERE / "spsa-space.yaml", run_dir / "spsa-space.yaml")
