@@ -48,10 +48,10 @@ def games(records):
 
 def engine_score(tokin, sfen, nodes):
     """The centipawn score of `tokin analyse` on `sfen` at `nodes` (a mate counts as 100000)."""
-    out = subprocess.run(
-        [tokin, "analyse", "--sfen", sfen, "--nodes", str(nodes)],
-        capture_output=True, text=True, check=True,
-    ).stdout
+    done = subprocess.run([tokin, "analyse", "--sfen", sfen, "--nodes", str(nodes)], capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"openings.py: {tokin} analyse failed on {sfen}: {done.stderr.strip()}")
+    out = done.stdout
     info = [line.split() for line in out.splitlines() if line.startswith("info depth")]
     if not info:
         sys.exit(f"openings.py: {tokin} analyse printed no info line for {sfen}")
@@ -76,6 +76,8 @@ def main():
     if args.count < 1 or args.min_ply < 1 or args.max_ply < args.min_ply or args.max_score < 0:
         sys.exit("openings.py: --count and --min-ply must be positive, --max-ply >= --min-ply, --max-score >= 0")
 
+    if args.check and not Path(args.check).is_file():
+        sys.exit(f"openings.py: --check {args.check}: no such tokin binary")
     rng = random.Random(args.seed)
     candidates = []  # per game, the records that qualify
     for path in args.data:
@@ -105,12 +107,10 @@ def main():
         if board.is_in_check():
             continue
         # The position without its move number: the same position reached at another ply is a repeat.
-        sfen = board.to_sfen()
-        key = " ".join(sfen.split()[:3])
-        if key in seen:
+        board_part, side, hand = board.to_sfen().split()[:3]
+        if (board_part, side, hand) in seen:
             continue
-        seen.add(key)
-        board_part, side, hand = sfen.split()[:3]
+        seen.add((board_part, side, hand))
         if args.check and abs(engine_score(args.check, f"{board_part} {side} {hand} 1", args.check_nodes)) > args.max_score:
             continue
         lines.append(f"sfen {board_part} {side} {hand} {int(record['ply'])}")
