@@ -583,9 +583,8 @@ def cmd_sprt(args, extra):
     if args.nodes:
         if ":" in args.nodes:
             sys.exit("arena.py: sprt --nodes takes one count, played by both builds")
-        nodes = parse_nodes(args.nodes)[0]
-        config = string.Template((HERE / "sprt-nodes.yaml").read_text()).substitute(
-            nodes=nodes, max_games=fixed_node_games(args, None))
+        config = at_fixed_nodes((HERE / "sprt.yaml").read_text(), parse_nodes(args.nodes)[0],
+                                max_games=fixed_node_games(args, None))
     prepare(
         run_dir,
         config,
@@ -706,14 +705,26 @@ def cmd_same_network(args, extra):
     report(run_dir, focus="tokin")
 
 
-def spsa_at_nodes(text, nodes):
-    """spsa.yaml with its clock replaced by `nodes` a move (`spsa --nodes`): a pair of variants
-    differs in its parameters, so repeated openings do not replay games, and the run is free of
-    machine load."""
+def at_fixed_nodes(text, nodes, max_games=None):
+    """A clocked configuration (sprt.yaml, spsa.yaml) played at `nodes` a move instead: its
+    rules.time_control block becomes a node limit, free of the clock and of machine load. Both
+    sides of an SPRT are then deterministic, so a repeated opening replays the same game: with
+    `max_games` the openings are drawn without replacement and the run ends after `max_games`
+    (two per opening at most, fixed_node_games). A pair of SPSA variants differs in its
+    parameters, so SPSA keeps its openings as they are."""
     clock = re.compile(r"(?m)^  time_control:\n(?:    .*\n)+")
     if not clock.search(text):
-        sys.exit("arena.py: spsa.yaml has no rules.time_control block to replace with --nodes")
-    return clock.sub(f"  time_control:\n    node_limit: {nodes}\n", text, count=1)
+        sys.exit("arena.py: the configuration has no rules.time_control block to replace with --nodes")
+    text = clock.sub(f"  time_control:\n    node_limit: {nodes}\n", text, count=1)
+    if max_games is not None:
+        flip = re.compile(r"(?m)^(    flip_policy: .*\n)")
+        games = re.compile(r"(?m)^(  max_games: )\d+")
+        if not flip.search(text) or not games.search(text):
+            sys.exit("arena.py: the configuration has no initial_positions.flip_policy or sprt.max_games for --nodes")
+        text = flip.sub(r"\1    selection_policy: without_replacement\n", text, count=1)
+        text = games.sub(rf"\g<1>{max_games}", text, count=1)
+        text = text.replace("experiment_name: sprt\n", "experiment_name: sprt-nodes\n", 1)
+    return text
 
 
 def cmd_spsa(args, extra):
@@ -725,7 +736,7 @@ def cmd_spsa(args, extra):
     if args.nodes:
         if ":" in args.nodes:
             sys.exit("arena.py: spsa --nodes takes one count, played by both variants")
-        config = spsa_at_nodes((HERE / "spsa.yaml").read_text(), parse_nodes(args.nodes)[0])
+        config = at_fixed_nodes((HERE / "spsa.yaml").read_text(), parse_nodes(args.nodes)[0])
     prepare(run_dir, config, {"tokin.yaml": engine_yaml("tokin-fast.yaml", "tokin", tokin)})
     shutil.copy(HERE / "spsa-space.yaml", run_dir / "spsa-space.yaml")
     shogiarena("spsa", run_dir, extra, minutes=args.minutes)
@@ -907,7 +918,7 @@ def main():
                    help="continue the run saved in FILE (if it exists) and save it there when this sitting ends")
     p.add_argument("--minutes", type=float, help="stop the run after this long (it resumes where it stopped)")
     p.add_argument("--nodes", metavar="N",
-                   help="both engines search N nodes a move instead of the clock (sprt-nodes.yaml): per-node "
+                   help="both engines search N nodes a move instead of the clock (sprt.yaml's clock replaced): per-node "
                         "quality, free of machine load; each opening once with both colours, so use a large "
                         "--openings file (scripts/openings-wide.sfen)")
     add_openings(p)
