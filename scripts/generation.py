@@ -275,6 +275,14 @@ def run(args):
     stored = figures.data.get("settings", settings)
     fixed = list(data_settings) + (list(learn_settings) if "learn" in figures.data else [])
     changed = [k for k in fixed if k in stored and stored[k] != settings[k]]
+    # A run may be cut short: a lower --count that the data already reaches keeps the whole games
+    # written so far (gensfen writes them in game order, so `gensfen --count RECORDS` with the
+    # same seed remakes that file); learning then trains on all of them.
+    written = records_in(folder / "data.bin")
+    if "count" in changed and args.count < stored["count"] and written >= args.count:
+        print(f"note: {args.name} cut short at {written} records (begun for {stored['count']})",
+              file=sys.stderr)
+        changed.remove("count")
     if changed:
         sys.exit(f"{figures.path} was made with other settings ({', '.join(changed)}): {stored}; "
                  "use another name or the same settings")
