@@ -67,9 +67,9 @@ def children_cpu():
 class Interrupted(Exception):
     """A step stopped by Ctrl-C (SIGINT; a SIGTERM is not caught and loses the segment's figures), after `seconds` and `cpu` seconds of its process."""
 
-    def __init__(self, seconds, cpu):
+    def __init__(self, seconds, cpu, progress=()):
         super().__init__("interrupted")
-        self.seconds, self.cpu = seconds, cpu
+        self.seconds, self.cpu, self.progress = seconds, cpu, list(progress)
 
 
 def run_step(cmd, log):
@@ -107,7 +107,7 @@ def run_step(cmd, log):
             # Ctrl-C reaches the whole process group; a SIGINT to this script alone stops the step here.
             proc.terminate()
             proc.wait()
-            raise Interrupted(time.monotonic() - started, children_cpu() - cpu)
+            raise Interrupted(time.monotonic() - started, children_cpu() - cpu, progress)
         out = "".join(summary)
         if rc != 0:
             sys.exit(f"step failed (exit status {rc}): {printable}")
@@ -157,12 +157,17 @@ def gensfen(args, figures, folder, log, previous_net):
     except Interrupted as stop:
         # The games finished before the stop are in the file, whole; keep their cost too.
         out, seconds, cpu = None, stop.seconds, stop.cpu
-        segment = {"records": records_in(data) - before, "games": None, "interrupted": True}
+        # The last progress line's game count: a lower bound (games finished after it are in
+        # the file too), so the total stays marked incomplete.
+        games = [number(r"games done: (\d+)", line, int) for line in stop.progress]
+        games = [g for g in games if g is not None]
+        segment = {"records": records_in(data) - before, "games": None,
+                   "games_at_last_progress": games[-1] if games else None, "interrupted": True}
     segment.update({"seconds": round(seconds, 1), "cpu_seconds": round(cpu, 1)})
     step["segments"].append(segment)
     segments = step["segments"]
     step["records"] = records_in(data)
-    step["games"] = sum(s["games"] or 0 for s in segments)
+    step["games"] = sum(s["games"] or s.get("games_at_last_progress") or 0 for s in segments)
     step["games_complete"] = all(s["games"] is not None for s in segments)  # else a lower bound
     step["seconds"] = round(sum(s["seconds"] for s in segments), 1)
     step["cpu_seconds"] = round(sum(s["cpu_seconds"] for s in segments), 1)
