@@ -33,6 +33,7 @@ import math
 import os
 import re
 import resource
+import signal
 import subprocess
 import sys
 import threading
@@ -105,6 +106,10 @@ def run_step(cmd, log):
             rc = proc.wait()
         except KeyboardInterrupt:
             # Ctrl-C reaches the whole process group; a SIGINT to this script alone stops the step here.
+            # The script ends once the step's figures are saved: another SIGINT (a second Ctrl-C, or
+            # `timeout -s INT`, which signals the script and then its whole group) must not cut
+            # that short, as it did to gen4's first segment.
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
             proc.terminate()
             proc.wait()
             raise Interrupted(time.monotonic() - started, children_cpu() - cpu, progress)
