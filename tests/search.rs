@@ -8,6 +8,9 @@ use tokin::search::{BestMove, EventSink, Limits, Pool, Score, SearchConfig, Sear
 const STARTPOS: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
 /// Black mates with G*5b (protected by the pawn on 5c).
 const MATE_IN_1: &str = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
+/// Black to move: taking the lance on 1c (1i1c+) lets White mate with the drop G*5h (protected by
+/// the pawn on 5g); a king step out of the net does not.
+const DROP_MATE_BEHIND_CAPTURE: &str = "4k4/9/8l/9/9/9/4p4/9/4K3R b g 1";
 /// Black to move has no legal move (gold on 5h protected by the pawn on 5g).
 const MATED: &str = "4k4/9/9/9/9/9/4p4/4g4/4K4 b - 1";
 /// Mate in 3 plies and no win in 1 (checked by brute force over all moves when chosen).
@@ -85,6 +88,19 @@ fn finds_mate_in_one() {
     assert_eq!(info.score, Score::Mate(1));
     assert_eq!(info.pv[0].to_string(), "G*5b");
     assert_eq!(rec.best_moves().len(), 1);
+}
+
+/// At depth 1 the capture's reply is left to quiescence, which searches captures only: it sees
+/// the drop mate because it probes a mate in one first (before, depth 1 played 1i1c+).
+#[test]
+fn quiescence_sees_a_drop_mate_behind_a_capture() {
+    let rec = search(DROP_MATE_BEHIND_CAPTURE, depth(1), SearchConfig::default());
+    let info = rec.final_info();
+    let best = info.pv[0].to_string();
+    assert!(
+        best.starts_with("5i"),
+        "{best}: the king must step out of the net"
+    );
 }
 
 #[test]

@@ -178,6 +178,9 @@ params! {
     IIR_MIN_DEPTH = 4, 2, 8, 1;
     /// Quiescence delta pruning: skip a capture whose best-case gain leaves `alpha` out of reach.
     QS_FUTILITY_MARGIN = 200, 50, 400, 20;
+    /// Quiescence move-count pruning: past this many moves, only checks and recaptures are
+    /// searched (YaneuraOu's and Stockfish's 2).
+    QS_MOVE_COUNT = 2, 1, 8, 1;
     /// Cap of the history tables (gravity keeps values inside +-this).
     HISTORY_MAX = 16384, 8192, 32767, 1024;
     /// History bonus per depth: `min(mult * depth - sub, max_bonus)`.

@@ -22,7 +22,7 @@ use super::time::TimeLimits;
 use super::tt::{TranspositionTable, TtBound};
 use crate::core::outcome::bare_king_loser;
 use crate::core::stack_vec::StackVec;
-use crate::core::{Move, PieceKind, Position, Repetition, Variant};
+use crate::core::{Move, PieceKind, Position, Repetition, Square, Variant};
 use crate::eval::Evaluator;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -1350,6 +1350,28 @@ impl<E: Evaluator> Worker<E> {
         // evaluation is corrected as in the main search; the table keeps it uncorrected.
         let (raw_eval, static_eval);
         let mut best_score;
+        // A mate in one here is worth finding before the evaluation: quiescence only looks at
+        // captures, and in shogi a drop mates as often as a capture does.
+        if !in_check && tt_hit.is_none() {
+            if let Some(m) = mate3::mate_in_one(&mut self.pos) {
+                let score = mate_in(ply + 1);
+                if PV {
+                    self.pv_len[ply + 1] = ply + 1;
+                    self.update_pv(ply, m);
+                }
+                tt.store(
+                    &probe,
+                    key,
+                    Some(m),
+                    to_tt(score, ply),
+                    i16::MIN,
+                    0,
+                    TtBound::Exact,
+                    false,
+                );
+                return score;
+            }
+        }
         if in_check {
             (raw_eval, static_eval) = (EVAL_NONE, EVAL_NONE);
             best_score = -INFINITE;
@@ -1379,6 +1401,11 @@ impl<E: Evaluator> Worker<E> {
         }
 
         self.ready_eval(ply);
+        // Where the opponent's last move went: taking back there is never pruned by count.
+        let recapture_square = (ply >= 1)
+            .then(|| self.stack[ply - 1].piece_to)
+            .flatten()
+            .map(|pt| pt % Square::NUM);
         let mut picker = MovePicker::quiescence(&self.pos, tt_move);
         let mut best_move = None;
         let mut move_count = 0usize;
@@ -1388,20 +1415,30 @@ impl<E: Evaluator> Worker<E> {
                 continue;
             }
             move_count += 1;
-            if !in_check && best_score > -MATE_IN_MAX_PLY {
-                // Delta pruning: even winning the captured piece for free would not reach alpha.
-                let gain = pos
-                    .captured_piece(m)
-                    .map_or(0, |p| super::values::piece_value(p.kind()));
-                if !m.is_promotion()
-                    && static_eval + gain + params::QS_FUTILITY_MARGIN.get() <= alpha
-                {
-                    best_score =
-                        best_score.max(static_eval + gain + params::QS_FUTILITY_MARGIN.get());
-                    continue;
+            // Once a line that does not lose is known (in check: one evasion has held), only the
+            // few moves that can change the verdict are searched, as YaneuraOu's quiescence does.
+            if best_score > -MATE_IN_MAX_PLY {
+                if !in_check && recapture_square != Some(m.to().index()) && !pos.gives_check(m) {
+                    // Move-count pruning: the picker's first captures are the ones that matter.
+                    if move_count > params::QS_MOVE_COUNT.get() as usize {
+                        continue;
+                    }
+                    // Delta pruning: even winning the captured piece for free would not reach
+                    // alpha.
+                    let gain = pos
+                        .captured_piece(m)
+                        .map_or(0, |p| super::values::piece_value(p.kind()));
+                    if !m.is_promotion()
+                        && static_eval + gain + params::QS_FUTILITY_MARGIN.get() <= alpha
+                    {
+                        best_score =
+                            best_score.max(static_eval + gain + params::QS_FUTILITY_MARGIN.get());
+                        continue;
+                    }
                 }
-                // Losing captures are not worth a look in quiescence.
-                if !see_ge(pos, m, 0) {
+                // Quiet evasions (king steps, interposing drops: many in shogi) after one that
+                // held, and losing captures, are not worth a look in quiescence.
+                if !is_tactical(pos, m) || !see_ge(pos, m, 0) {
                     continue;
                 }
             }
