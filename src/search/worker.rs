@@ -19,7 +19,7 @@ use super::score::{
 };
 use super::see::see_ge;
 use super::time::TimeLimits;
-use super::tt::{TranspositionTable, TtBound};
+use super::tt::{Probe, TranspositionTable, TtBound};
 use crate::core::outcome::bare_king_loser;
 use crate::core::stack_vec::StackVec;
 use crate::core::{Move, PieceKind, Position, Repetition, Square, Variant};
@@ -137,6 +137,13 @@ impl RootMove {
             },
         }
     }
+}
+
+/// A mating move found by a probe, and the plies to the mate.
+#[derive(Clone, Copy)]
+struct FoundMate {
+    mv: Move,
+    plies: usize,
 }
 
 /// One ply of the search stack.
@@ -770,6 +777,37 @@ impl<E: Evaluator> Worker<E> {
         (raw + self.correction.value(slots)).clamp(-MATE_IN_MAX_PLY + 1, MATE_IN_MAX_PLY - 1)
     }
 
+    /// A mate a probe found at `ply`: the PV (at PV nodes) and the table learn it (as an exact
+    /// entry of `depth`, the node's evaluation `eval` kept), and the node returns its score.
+    #[allow(clippy::too_many_arguments)]
+    fn found_mate<const PV: bool>(
+        &mut self,
+        tt: &TranspositionTable,
+        probe: &Probe<'_>,
+        key: u64,
+        ply: usize,
+        found: FoundMate,
+        eval: i16,
+        depth: i32,
+    ) -> i32 {
+        let score = mate_in(ply + found.plies);
+        if PV {
+            self.pv_len[ply + 1] = ply + 1;
+            self.update_pv(ply, found.mv);
+        }
+        tt.store(
+            probe,
+            key,
+            Some(found.mv),
+            to_tt(score, ply),
+            eval,
+            depth,
+            TtBound::Exact,
+            PV,
+        );
+        score
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         let child_len = self.pv_len[ply + 1].max(ply + 1);
         self.pv_table[ply][ply] = Some(m);
@@ -946,22 +984,16 @@ impl<E: Evaluator> Worker<E> {
                 .map(|(m, plies)| (m, plies as usize));
             }
             if let Some((m, plies)) = found {
-                let score = mate_in(ply + plies);
-                if PV {
-                    self.pv_len[ply + 1] = ply + 1;
-                    self.update_pv(ply, m);
-                }
-                tt.store(
+                let found = FoundMate { mv: m, plies };
+                return self.found_mate::<PV>(
+                    tt,
                     &probe,
                     key,
-                    Some(m),
-                    to_tt(score, ply),
+                    ply,
+                    found,
                     raw_eval as i16,
                     depth + 6,
-                    TtBound::Exact,
-                    PV,
                 );
-                return score;
             }
         }
 
@@ -1354,22 +1386,9 @@ impl<E: Evaluator> Worker<E> {
         // captures, and in shogi a drop mates as often as a capture does.
         if !in_check && tt_hit.is_none() {
             if let Some(m) = mate3::mate_in_one(&mut self.pos) {
-                let score = mate_in(ply + 1);
-                if PV {
-                    self.pv_len[ply + 1] = ply + 1;
-                    self.update_pv(ply, m);
-                }
-                tt.store(
-                    &probe,
-                    key,
-                    Some(m),
-                    to_tt(score, ply),
-                    i16::MIN,
-                    0,
-                    TtBound::Exact,
-                    false,
-                );
-                return score;
+                let found = FoundMate { mv: m, plies: 1 };
+                // Stored as a quiescence entry: depth 0, not a PV node's.
+                return self.found_mate::<false>(tt, &probe, key, ply, found, i16::MIN, 0);
             }
         }
         if in_check {
