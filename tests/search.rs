@@ -103,6 +103,19 @@ fn quiescence_sees_a_drop_mate_behind_a_capture() {
     );
 }
 
+/// Black's king has one move (1i2i), after which G*2h mates: at depth 1 the mate is found by
+/// quiescence's mate-in-one probe at a PV node, and the PV must show it.
+const ONLY_MOVE_INTO_DROP_MATE: &str = "4k4/9/9/9/9/9/7s1/9/8K b g 1";
+
+#[test]
+fn a_mate_found_in_quiescence_ends_the_pv() {
+    let rec = search(ONLY_MOVE_INTO_DROP_MATE, depth(1), SearchConfig::default());
+    let info = rec.final_info();
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    assert_eq!(pv, ["1i2i", "G*2h"], "{info:?}");
+    assert_eq!(info.score, Score::Mate(-2), "{info:?}");
+}
+
 #[test]
 fn finds_mate_in_three() {
     let rec = search(MATE_IN_3, depth(6), SearchConfig::default());

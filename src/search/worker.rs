@@ -1387,8 +1387,8 @@ impl<E: Evaluator> Worker<E> {
         if !in_check && tt_hit.is_none() {
             if let Some(m) = mate3::mate_in_one(&mut self.pos) {
                 let found = FoundMate { mv: m, plies: 1 };
-                // Stored as a quiescence entry: depth 0, not a PV node's.
-                return self.found_mate::<false>(tt, &probe, key, ply, found, i16::MIN, 0);
+                // Stored as a quiescence entry (depth 0); at a PV node the mate ends the PV.
+                return self.found_mate::<PV>(tt, &probe, key, ply, found, i16::MIN, 0);
             }
         }
         if in_check {
