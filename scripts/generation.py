@@ -427,6 +427,10 @@ def main():
     args.learn_args = argv[split + 1:]
     if args.learn_args and args.mode != "run":
         parser.error("flags after -- are for run")
+    # A shell without job control starts background commands (`nohup ... &`) with SIGINT ignored,
+    # and Python then installs no handler: `kill -INT` would not stop a step and save its figures,
+    # as it did not stop gen5's first segment. Stopping on SIGINT is this script's contract.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     args.func(args)
 
 
