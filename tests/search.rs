@@ -506,6 +506,28 @@ fn movetime_is_respected() {
     assert!(elapsed < 600, "took {elapsed} ms");
 }
 
+/// Black to move (g0057 of gen5 against gpsusi, 2026-12-05): 7e7d looks winning to alpha-beta at
+/// any depth it reaches in seconds, and White then mates in 21 plies of checks (G*8h ...). The
+/// defence check proves that mate within its share of a timed move and plays something else.
+const WALKS_INTO_A_LONG_MATE: &str =
+    "1+R4+Pnl/l1p1ks3/4ppp1p/2bs5/ppP1bN3/5PP2/PP2P3P/2S1GS3/LNKG4+r b N3P2gl 75";
+
+#[test]
+fn a_timed_search_does_not_walk_into_a_proven_mate() {
+    let rec = search(
+        WALKS_INTO_A_LONG_MATE,
+        Limits {
+            movetime: Some(4000),
+            ..Limits::default()
+        },
+        SearchConfig::default(),
+    );
+    match rec.best_moves()[..] {
+        [BestMove::Move { best, .. }] => assert_ne!(best.to_usi(), "7e7d"),
+        ref other => panic!("unexpected {other:?}"),
+    }
+}
+
 #[test]
 fn searchmoves_restricts_the_root() {
     let p = pos(STARTPOS);

@@ -119,6 +119,25 @@ impl MateSolver {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(MateProgress),
     ) -> MateResult {
+        self.run(pos, limits, stop, progress, true)
+    }
+
+    /// As `solve`, but a mate is answered with df-pn's own line as soon as it is proven, not
+    /// necessarily the shortest: for a caller that needs to know whether a mate exists (the
+    /// search's defence check), the shortening pass (at least `SHORTEN_MIN_BUDGET` nodes) is
+    /// time it does not have.
+    pub fn prove(&mut self, pos: &Position, limits: MateLimits, stop: &AtomicBool) -> MateResult {
+        self.run(pos, limits, stop, &mut |_| {}, false)
+    }
+
+    fn run(
+        &mut self,
+        pos: &Position,
+        limits: MateLimits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(MateProgress),
+        shortest: bool,
+    ) -> MateResult {
         let start = Instant::now();
         let attacker = pos.side_to_move();
         if pos.king_square(attacker.flip()).is_none() {
@@ -140,9 +159,11 @@ impl MateSolver {
         let root = search.search_from(&[], ROOT_PATH_KEY);
         let result = if root.pn == 0 {
             match pv::principal_variation(&mut search) {
-                Some(line) if is_mating_line(pos, &line) => {
-                    MateResult::Mate(shorten(&mut search, pos, line))
-                }
+                Some(line) if is_mating_line(pos, &line) => MateResult::Mate(if shortest {
+                    shorten(&mut search, pos, line)
+                } else {
+                    line
+                }),
                 // Proven, but the line could not be read back within the limits.
                 _ => MateResult::Timeout,
             }

@@ -361,6 +361,7 @@ impl Pool {
             clock: Mutex::new((time, 0)),
             pondering: AtomicBool::new(limits.ponder),
             probe_stop: AtomicBool::new(false),
+            refuted: Mutex::new(Vec::new()),
             sink: Arc::clone(&sink),
             last_report: AtomicU64::new(0),
         });
@@ -637,6 +638,10 @@ fn search_and_choose<E: Evaluator>(
         .iter()
         .map(|r| r.lock().unwrap_or_else(|e| e.into_inner()).clone())
         .collect();
+    let results = without_refuted(
+        results,
+        &shared.refuted.lock().unwrap_or_else(|e| e.into_inner()),
+    );
     let chosen = if multipv > 1 { 0 } else { vote(&results) };
     let mut result = results[chosen].clone();
     if result.pv.first().is_none_or(|m| !root.contains(m)) {
@@ -845,6 +850,18 @@ fn ponder_move(pos: &Position, best: Move, pv: &[Move], tt: &TranspositionTable)
 /// and completed depth; the chosen thread is the one voting for the most-voted move (the deeper one
 /// on ties). Proven wins take precedence (the shortest); a thread that sees itself mated is only
 /// chosen when all do.
+/// The threads' results with the lines that start with a move the defence check refuted left
+/// out of the vote (emptied), unless that would leave none.
+fn without_refuted(mut results: Vec<ThreadResult>, refuted: &[Move]) -> Vec<ThreadResult> {
+    let is_refuted = |r: &ThreadResult| r.pv.first().is_some_and(|m| refuted.contains(m));
+    if results.iter().any(|r| !r.pv.is_empty() && !is_refuted(r)) {
+        for r in results.iter_mut().filter(|r| is_refuted(r)) {
+            r.pv.clear();
+        }
+    }
+    results
+}
+
 fn vote(results: &[ThreadResult]) -> usize {
     let valid: Vec<usize> = (0..results.len())
         .filter(|&i| !results[i].pv.is_empty())

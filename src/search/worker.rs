@@ -10,6 +10,7 @@ use super::correction::{Correction, Slots};
 use super::eval_stack::EvalStack;
 use super::history::{bonus, piece_to, History};
 use super::mate3;
+use super::mate_probe;
 use super::movepick::{is_tactical, MovePicker, OrderingContext};
 use super::params;
 use super::pool::SearchConfig;
@@ -92,6 +93,8 @@ pub(crate) struct Shared {
     /// Ends the root mate probe: raised with `stop`, and by a `ponderhit` whose clock leaves the
     /// probe less than the ponder search gave it (the probe watches no deadline of its own).
     pub probe_stop: AtomicBool,
+    /// Root moves the defence check proved lose to a mate (`Worker::refute_best`).
+    pub refuted: Mutex<Vec<Move>>,
     /// Where thread 0 sends periodic `Progress` events.
     pub sink: super::pool::EventSink,
     /// When the last `Progress` (or `Info`) went out, ms since `epoch`.
@@ -137,6 +140,16 @@ impl RootMove {
             },
         }
     }
+}
+
+/// The defence check runs from this depth on: earlier iterations' best moves change too often.
+const DEFENCE_MIN_DEPTH: u32 = 5;
+
+/// What the defence check did in one search: the moves it probed and the time it took.
+#[derive(Default)]
+struct Defence {
+    probed: Vec<Move>,
+    spent_ms: u64,
 }
 
 /// A mating move found by a probe, and the plies to the mate.
@@ -429,10 +442,14 @@ impl<E: Evaluator> Worker<E> {
         let mut prev_iteration_score = -INFINITE;
         // One handle for the whole search: the hot path borrows it instead of touching the Arc.
         let shared = Arc::clone(self.shared.as_ref().expect("worker prepared"));
-        for depth in 1..=max_depth {
+        let mut defence = Defence::default();
+        let mut depth = 0;
+        while depth < max_depth {
+            depth += 1;
             if self.stopped() {
                 break;
             }
+            self.drop_refuted(&shared);
             if self.id > 0 {
                 let i = (self.id - 1) % SKIP_SIZE.len();
                 if !((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]).is_multiple_of(2) {
@@ -469,6 +486,13 @@ impl<E: Evaluator> Worker<E> {
 
             let Some(main) = main else { continue };
             self.report(main);
+            if self.refute_best(&shared, depth, &mut defence) {
+                // The best move loses to a mate: the same depth again without it.
+                depth -= 1;
+                last_best = None;
+                stable_iterations = 0;
+                continue;
+            }
 
             // Time decisions (not in infinite search, not while pondering).
             let best = self.root_moves[0].mv;
@@ -513,6 +537,88 @@ impl<E: Evaluator> Worker<E> {
             }
         }
         self.shared().nodes[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// The defence check (`mate_probe::refutation`) of the best root move, once per move and from
+    /// `DEFENCE_MIN_DEPTH` on, in searches with a hard time limit (depth and node searches stay
+    /// pure alpha-beta and reproducible) and one line. A move after which the opponent is proven
+    /// to mate by checks leaves the root moves (unless it is the last) for every thread
+    /// (`Shared::refuted`); `true` then, and the caller searches the iteration again.
+    fn refute_best(&mut self, sh: &Shared, depth: u32, defence: &mut Defence) -> bool {
+        let best = &self.root_moves[0];
+        if self.multipv > 1
+            || self.root_moves.len() < 2
+            || depth < DEFENCE_MIN_DEPTH
+            || is_mate_score(best.score)
+            || defence.probed.contains(&best.mv)
+            || sh.pondering.load(Ordering::Relaxed)
+        {
+            return false;
+        }
+        let (limits, clock_start) = *sh.clock.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(hard) = limits.hard else {
+            return false;
+        };
+        let started = sh.elapsed_ms();
+        let elapsed = started.saturating_sub(clock_start);
+        let Some(budget) = mate_probe::defence_budget_ms(hard, defence.spent_ms, elapsed) else {
+            return false;
+        };
+        let mv = best.mv;
+        defence.probed.push(mv);
+        let mut child = self.pos.clone();
+        child.do_move(mv);
+        let line = mate_probe::refutation(&child, budget, &sh.stop);
+        let finished = sh.elapsed_ms();
+        defence.spent_ms += finished - started;
+        let Some(line) = line else {
+            log::trace!(
+                "defence: {} holds for {} ms at depth {depth}",
+                mv.to_usi(),
+                finished - started
+            );
+            return false;
+        };
+        log::debug!(
+            "defence: {} (scored {}) loses to a mate in {} plies, proven in {} ms at depth {depth}",
+            mv.to_usi(),
+            self.root_moves[0].score,
+            line.len(),
+            finished - started
+        );
+        let refuted = self.root_moves.remove(0);
+        sh.refuted
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(mv);
+        // Until the repeated iteration scores it, the next move stands in the vote with the
+        // refuted move's score as an upper bound: every other move failed low against it.
+        let next = &mut self.root_moves[0];
+        let unscored = next.score == -INFINITE;
+        if unscored {
+            next.score = refuted.score;
+            next.display_score = refuted.score;
+        }
+        next.bound = Bound::Upper;
+        next.pv.truncate(1);
+        self.publish(true);
+        if unscored {
+            self.root_moves[0].score = -INFINITE;
+        }
+        true
+    }
+
+    /// Drops the root moves another thread's defence check refuted (while more than one is left).
+    fn drop_refuted(&mut self, sh: &Shared) {
+        let refuted = sh.refuted.lock().unwrap_or_else(|e| e.into_inner());
+        if refuted.is_empty() {
+            return;
+        }
+        for mv in refuted.iter() {
+            if self.root_moves.len() > 1 {
+                self.root_moves.retain(|rm| rm.mv != *mv);
+            }
+        }
     }
 
     /// Writes this thread's current best line for the vote.
