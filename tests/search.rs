@@ -81,6 +81,13 @@ fn depth(d: u32) -> Limits {
     }
 }
 
+fn movetime(ms: i64) -> Limits {
+    Limits {
+        movetime: Some(ms),
+        ..Limits::default()
+    }
+}
+
 #[test]
 fn finds_mate_in_one() {
     let rec = search(MATE_IN_1, depth(4), SearchConfig::default());
@@ -339,14 +346,7 @@ fn two_threads_return_a_legal_move() {
         threads: 2,
         ..SearchConfig::default()
     };
-    let rec = search(
-        STARTPOS,
-        Limits {
-            movetime: Some(400),
-            ..Limits::default()
-        },
-        config,
-    );
+    let rec = search(STARTPOS, movetime(400), config);
     let best = rec.best_moves();
     assert_eq!(best.len(), 1);
     match best[0] {
@@ -492,14 +492,7 @@ fn immediate_stop_still_answers_a_sensible_move() {
 #[test]
 fn movetime_is_respected() {
     let start = std::time::Instant::now();
-    let rec = search(
-        STARTPOS,
-        Limits {
-            movetime: Some(300),
-            ..Limits::default()
-        },
-        SearchConfig::default(),
-    );
+    let rec = search(STARTPOS, movetime(300), SearchConfig::default());
     let elapsed = start.elapsed().as_millis();
     assert_eq!(rec.best_moves().len(), 1);
     // movetime minus NetworkDelay, plus thread start and a loaded test machine's slack.
@@ -516,10 +509,7 @@ const WALKS_INTO_A_LONG_MATE: &str =
 fn a_timed_search_does_not_walk_into_a_proven_mate() {
     let rec = search(
         WALKS_INTO_A_LONG_MATE,
-        Limits {
-            movetime: Some(4000),
-            ..Limits::default()
-        },
+        movetime(4000),
         SearchConfig::default(),
     );
     match rec.best_moves()[..] {

@@ -7,6 +7,7 @@
     scripts/arena/arena.py spsa                  # tune src/search/params.rs with a --features tune build
     scripts/arena/arena.py same-network --network nn.bin   # Tokin and YaneuraOu NNUE on one network
     scripts/arena/arena.py report RUN_DIR        # Elo table, every game's ending, CSA and KIF records
+    scripts/arena/arena.py mates RUN_DIR         # losses to an announced mate: could df-pn have seen it?
 
 The first run creates scripts/arena/.venv and installs scripts/arena/requirements.txt there (pinned
 versions, nothing system-wide). Each run writes RUN_DIR (default target/arena/<mode>-<time>): the
@@ -346,6 +347,7 @@ def load_games(arena_dir):
         board = Board()
         board.set_sfen(sfen)
         entries, late, played = [], [], {"black": None, "white": None}
+        usi_moves, scores = [], []
         walls = {"black": [], "white": []}
         evals = {"black": [], "white": []}
         moves = db.execute(
@@ -361,6 +363,8 @@ def load_games(arena_dir):
                 walls[mover].append(wall_ms)
             if score is not None:
                 evals[mover].append((len(entries) + 1, score))
+            usi_moves.append(Move(code).to_usi())
+            scores.append(score)
             mv = board.push_move(Move(code)).to_move()
             info = rsshogi.record.EngineInfo(eval=score, wall_time_ms=wall_ms)
             entries.append(rsshogi.record.MoveEntry(mv, time_ms=time_ms, engine_info=info))
@@ -388,6 +392,9 @@ def load_games(arena_dir):
                 "last_wall_ms": late[-1] if late else None,
                 "walls": {black: walls["black"], white: walls["white"]},
                 "evals": {black: evals["black"], white: evals["white"]},
+                "sfen": sfen,
+                "moves": usi_moves,
+                "scores": scores,
             }
         )
     return games
@@ -511,6 +518,78 @@ def collapses(games, focus):
             out.append(f"    {name}  {plies:>4}  {peak:>+6} ({peak_ply})  {lost_ply if lost_ply else '-'}")
     out.append("")
     return out
+
+
+# A score at least this large is a mate announcement (engines report mates as about +-32000).
+MATE_SCORE = 30000
+
+
+def walked_into_mates(run_dir, focus, tokin, ms, alternatives_ms):
+    """For each loss of `focus` in which the opponent announced a mate right after a move of
+    `focus`: whether Tokin's df-pn (`tokin mate`, checks only) proves that mate after the move
+    played within `ms`, and how many of the other legal moves it proves no mate after within
+    `alternatives_ms` (the moves a defence check could have played instead)."""
+    from rsshogi.core import Board
+
+    arena_dir = run_dir / "arena" if (run_dir / "arena" / "game.db").exists() else run_dir
+    games = [g for g in load_games(arena_dir) if focus in (g["black"], g["white"]) and winner(g) not in (None, focus)]
+    print(f"{focus}'s {len(games)} losses in {arena_dir}; df-pn {ms} ms after the move played, "
+          f"{alternatives_ms} ms after each other legal move")
+    print("game                 ply  move    its score  opponent's mate after it      other moves: no mate / legal")
+    counts = {"announced": 0, "proven": 0}
+    with tempfile.TemporaryDirectory() as tmp:
+        for g in games:
+            focus_black = g["black"] == focus
+            board = Board()
+            board.set_sfen(g["sfen"])
+            last_score = None
+            for i, (mv, score) in enumerate(zip(g["moves"], g["scores"])):
+                mover_is_focus = board.turn.is_black() == focus_black
+                if not mover_is_focus and i > 0 and score is not None and score >= MATE_SCORE:
+                    break
+                if mover_is_focus:
+                    last_score = score
+                board.push_usi(mv)
+            else:
+                continue
+            # board: after the move that let the mate in (ply i, 1-based); step back to before it.
+            counts["announced"] += 1
+            played = g["moves"][i - 1]
+            board.pop()
+            children = []
+            for m in board.legal_moves():
+                usi = m.to_usi()
+                board.push_usi(usi)
+                children.append((usi, board.to_sfen()))
+                board.pop()
+            sfen_of = dict(children)
+            proven = mate_verdict(tokin, [sfen_of[played]], ms, tmp)[0]
+            counts["proven"] += proven.startswith("mate")
+            verdicts = mate_verdict(tokin, [s for u, s in children if u != played], alternatives_ms, tmp)
+            safe = sum(v.startswith("nomate") for v in verdicts)
+            score_text_ = "-" if last_score is None else f"{last_score:+d}"
+            print(f"{g['name']:<20} {i:>4}  {played:<7} {score_text_:>9}  {proven:<28}  {safe:>3} / {len(children)}")
+    print(f"the opponent announced a mate right after {focus}'s move in {counts['announced']} losses; "
+          f"df-pn proves it after the move played in {counts['proven']}")
+
+
+def mate_verdict(tokin, sfens, ms, tmp):
+    """`tokin mate --file` on `sfens`: per position "mate N plies, T ms", "nomate, T ms" or "timeout"."""
+    path = Path(tmp) / "positions.sfen"
+    path.write_text("".join(s + "\n" for s in sfens))
+    out = subprocess.run([tokin, "mate", "--file", str(path), "--time", str(ms), "--hash", "64"],
+                         capture_output=True, text=True, check=True).stdout
+    verdicts = ["error"] * len(sfens)
+    for line in out.splitlines():
+        m = re.match(r"line (\d+): (mate \d+ plies, \d+ ms|nomate, \d+ ms|timeout)", line)
+        if m:
+            verdicts[int(m.group(1)) - 1] = m.group(2)
+    return verdicts
+
+
+def cmd_mates(args, _extra):
+    tokin = Path(args.tokin).resolve() if args.tokin else build_tree()
+    walked_into_mates(Path(args.run_dir).resolve(), args.focus, str(tokin), args.ms, args.alternatives_ms)
 
 
 def winner(g):
@@ -977,6 +1056,16 @@ def main():
     p.add_argument("run_dir")
     p.add_argument("--focus", help="the engine the Elo table is about (default: the first by name)")
     p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("mates", help="the losses in which the opponent announced a mate right after a move: "
+                                     "does df-pn prove it after that move, and after the others?")
+    p.add_argument("run_dir")
+    p.add_argument("--focus", default="tokin", help="the engine whose losses to look at (default tokin)")
+    p.add_argument("--tokin", help="Tokin binary for `tokin mate` (default: build this tree)")
+    p.add_argument("--ms", type=int, default=1000, help="df-pn time after the move played (default 1000)")
+    p.add_argument("--alternatives-ms", type=int, default=100,
+                   help="df-pn time after each other legal move (default 100)")
+    p.set_defaults(func=cmd_mates)
 
     args = parser.parse_args(argv)
     args.func(args, extra)

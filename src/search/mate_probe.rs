@@ -10,10 +10,11 @@
 //! The defence check turns the probe around: after an iteration, the position after the best root
 //! move, with the opponent to move, is probed for the opponent's mate by checks (`refutation`). Of
 //! Tokin's 40 losses to gpsusi at 1 s byoyomi (2026-12-05), 18 came with gpsusi announcing a mate
-//! right after a Tokin move; in 11 of them df-pn proves that mate after the move Tokin played, 8
-//! within 100 ms, while most of those positions had moves after which it proves none (g0057: 14 of
-//! 90). Alpha-beta at 700 ms scored those moves up to +2107: a mate of 17-29 plies of checks lies
-//! far past its horizon, and df-pn's proof numbers find it in a few hundred thousand nodes.
+//! right after a Tokin move; in 11 of them df-pn proves that mate after the move Tokin played
+//! (`scripts/arena/arena.py mates`), while most of those positions had moves after which it proves
+//! none (g0057: 10 of 89). Alpha-beta at 700 ms scored those moves up to +2107: a mate of 17-29
+//! plies of checks lies far past its horizon, and df-pn's proof numbers find it in a few hundred
+//! thousand nodes.
 
 use crate::core::attacks::step_attacks;
 use crate::core::movegen::legal_moves;
