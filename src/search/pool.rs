@@ -846,10 +846,6 @@ fn ponder_move(pos: &Position, best: Move, pv: &[Move], tt: &TranspositionTable)
     after.is_legal(candidate).then_some(candidate)
 }
 
-/// Best-thread vote: every thread votes for its best move with weight growing with its score margin
-/// and completed depth; the chosen thread is the one voting for the most-voted move (the deeper one
-/// on ties). Proven wins take precedence (the shortest); a thread that sees itself mated is only
-/// chosen when all do.
 /// The threads' results with the lines that start with a move the defence check refuted left
 /// out of the vote (emptied), unless that would leave none.
 fn without_refuted(mut results: Vec<ThreadResult>, refuted: &[Move]) -> Vec<ThreadResult> {
@@ -862,6 +858,10 @@ fn without_refuted(mut results: Vec<ThreadResult>, refuted: &[Move]) -> Vec<Thre
     results
 }
 
+/// Best-thread vote: every thread votes for its best move with weight growing with its score margin
+/// and completed depth; the chosen thread is the one voting for the most-voted move (the deeper one
+/// on ties). Proven wins take precedence (the shortest); a thread that sees itself mated is only
+/// chosen when all do.
 fn vote(results: &[ThreadResult]) -> usize {
     let valid: Vec<usize> = (0..results.len())
         .filter(|&i| !results[i].pv.is_empty())
@@ -969,5 +969,19 @@ mod tests {
         // Empty results are skipped.
         let rs = vec![ThreadResult::default(), result(3, 0, b)];
         assert_eq!(vote(&rs), 1);
+    }
+
+    #[test]
+    fn refuted_lines_leave_the_vote_unless_all_are() {
+        use crate::core::Square;
+        let a = Move::normal(Square::new(6, 6), Square::new(6, 5), false);
+        let b = Move::normal(Square::new(1, 6), Square::new(1, 5), false);
+        // Two threads still vote for `a`, which the defence check refuted: `b` is chosen.
+        let rs = vec![result(10, 50, a), result(10, 45, a), result(9, 20, b)];
+        let rs = without_refuted(rs, &[a]);
+        assert_eq!(rs[vote(&rs)].pv[0], b);
+        // When every line starts with a refuted move, they all stay.
+        let rs = without_refuted(vec![result(10, 50, a), result(9, 20, a)], &[a]);
+        assert!(rs.iter().all(|r| r.pv == [a]));
     }
 }
