@@ -168,7 +168,7 @@ mod tests {
 
     #[test]
     fn the_defence_takes_its_share_of_the_move() {
-        // 1 s byoyomi less NetworkDelay2 300: 140 ms a probe, 233 in all.
+        // A 700 ms hard limit (1 s byoyomi less a NetworkDelay2 of 300): 140 ms a probe, 233 in all.
         assert_eq!(defence_budget_ms(700, 0, 100), Some(140));
         assert_eq!(defence_budget_ms(700, 140, 300), Some(93));
         assert_eq!(defence_budget_ms(700, 220, 300), None);

@@ -28,16 +28,18 @@ impl Default for TimeConfig {
     ///
     /// - `network_delay` 120: the margin shogi engines traditionally subtract from a planned time; it
     ///   also covers a `movetime` search's start-up and answer.
-    /// - `network_delay2` 300: a local GUI reads `bestmove` within a few ms of our writing it, and
+    /// - `network_delay2` 120: a local GUI reads `bestmove` within a few ms of our writing it, and
     ///   the search answers within ~1-2 ms of its hard limit (threads poll the clock every 1024
-    ///   nodes); 300 ms leaves room for a loaded machine's scheduling stalls. (The traditional 1120
-    ///   is for internet servers and threw away half of a 1 s byoyomi.) Online play raises it.
+    ///   nodes): in 200 gauntlet games at 1 s byoyomi on a shared 2-core machine the slowest answer
+    ///   came 9 ms after it, the slowest ever seen there 73 ms. 120 ms covers that with room; 300
+    ///   (the default until 2026-12-05) left 30% of a 1 s byoyomi unused while gpsusi used all of it.
+    ///   (The traditional 1120 is for internet servers.) Online play raises it.
     /// - `minimum_thinking_time` 1000: a floor above the planned share of a move; in a 1-minute
     ///   sudden-death game that share is ~1.1 s, so a 2 s floor front-loaded the clock.
     fn default() -> TimeConfig {
         TimeConfig {
             network_delay: 120,
-            network_delay2: 300,
+            network_delay2: 120,
             minimum_thinking_time: 1000,
             slow_mover: 100,
         }
@@ -203,25 +205,32 @@ mod tests {
         }
         // `go btime 0 wtime 0 byoyomi 30000`: close to 30 s minus the worst-case delay.
         let t = TimeLimits::new(&clock(0, 0, 30_000, 0), Color::White, 50, &cfg);
-        assert_eq!(t.hard, Some(30_000 - 300));
-        // Local play: a 1 s byoyomi is used up to 0.7 s, a 3 s one up to 2.7 s.
+        assert_eq!(t.hard, Some(30_000 - 120));
+        // Local play: a 1 s byoyomi is used up to 0.88 s, a 3 s one up to 2.88 s.
         let t = TimeLimits::new(&clock(0, 0, 1000, 0), Color::Black, 9, &cfg);
         assert_eq!(
             t,
             TimeLimits {
                 soft: None,
-                hard: Some(700)
+                hard: Some(880)
             }
         );
         let t = TimeLimits::new(&clock(0, 0, 3000, 0), Color::Black, 9, &cfg);
-        assert_eq!(t.hard, Some(2700));
+        assert_eq!(t.hard, Some(2880));
     }
 
     #[test]
     fn short_byoyomi_keeps_half_the_period_as_margin() {
         // Fast test games (`byoyomi 100`): NetworkDelay2 exceeds the period, so think half of it.
         let cfg = TimeConfig::default();
-        for (byoyomi, hard) in [(100, 50), (300, 150), (600, 300), (601, 301), (1, 1)] {
+        for (byoyomi, hard) in [
+            (100, 50),
+            (200, 100),
+            (240, 120),
+            (241, 121),
+            (300, 180),
+            (1, 1),
+        ] {
             let t = TimeLimits::new(&clock(0, 0, byoyomi, 0), Color::White, 80, &cfg);
             assert_eq!(t.hard, Some(hard), "byoyomi {byoyomi}");
         }
@@ -310,7 +319,7 @@ mod tests {
         };
         assert_eq!(
             TimeLimits::new(&timed_nodes, Color::Black, 1, &cfg).hard,
-            Some(700)
+            Some(880)
         );
         assert_eq!(
             TimeLimits::new(&clock(0, 0, 0, 0), Color::Black, 1, &cfg).hard,
@@ -324,7 +333,7 @@ mod tests {
             ..Limits::default()
         };
         let t = TimeLimits::new(&byo, Color::Black, 1, &cfg);
-        assert_eq!(t.hard, Some(700));
+        assert_eq!(t.hard, Some(880));
         // Negative times from a client are clamped, not trusted.
         let t = TimeLimits::new(&clock(-500, -500, 2000, 0), Color::Black, 1, &cfg);
         assert!(t.hard.unwrap() < 2000);
