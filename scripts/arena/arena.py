@@ -248,7 +248,8 @@ def elo_interval(w, l, d):
 
 
 def last_bestmove(transcript):
-    """The last `bestmove` word an engine sent in a game, from its transcript."""
+    """The last `bestmove` word an engine sent in a game, from its transcript (None when it has
+    none, or when the transcript is not there)."""
     word = None
     if transcript.exists():
         for line in transcript.read_text(errors="replace").splitlines():
@@ -256,6 +257,22 @@ def last_bestmove(transcript):
             if m:
                 word = m.group(1)
     return word
+
+
+# The last `bestmove` word of every transcript of a run's earlier sittings, by transcript name: a
+# state file leaves the transcripts out (STATE_SKIP), and without the word a resignation would
+# read as an adjudication in the report of a continued run.
+LAST_BESTMOVES = "last-bestmoves.json"
+
+
+def last_bestmoves(arena_dir):
+    """`LAST_BESTMOVES` of `arena_dir` (carried by its state file) updated from the transcripts
+    there now."""
+    saved = arena_dir / LAST_BESTMOVES
+    words = json.loads(saved.read_text()) if saved.exists() else {}
+    for transcript in sorted((arena_dir / "transcripts").glob("*.log")):
+        words[transcript.name] = last_bestmove(transcript)
+    return words
 
 
 def classify(result, board, loser_word, loser_played):
@@ -338,6 +355,7 @@ def load_games(arena_dir):
 
     db = sqlite3.connect(arena_dir / "game.db")
     players = dict(db.execute("select id, player_name from player"))
+    bestmoves = last_bestmoves(arena_dir)
     games = []
     rows = db.execute(
         "select id, game_name, game_result, black_player_id, white_player_id, initial_position_sfen, "
@@ -375,7 +393,7 @@ def load_games(arena_dir):
             loser = ("white", white)
         elif result.startswith("WHITE_WIN"):
             loser = ("black", black)
-        word = last_bestmove(arena_dir / "transcripts" / f"game-{name}-{loser[0]}.log") if loser else None
+        word = bestmoves.get(f"game-{name}-{loser[0]}.log") if loser else None
         ending = classify(result, board, word, played[loser[0]] if loser else None)
         loser_to_move = loser is not None and board.turn.is_black() == (loser[0] == "black")
         csa, kif = records_text(sfen, entries, result, ending, loser_to_move, black, white, start, tcb, tcw)
@@ -835,8 +853,8 @@ def cmd_spsa(args, extra):
 # spsa/ledger.sqlite3 for an SPSA: every game's result and parameters, every update); on resume
 # ShogiArena checks them against game.db's games, their results, participants and metadata (the
 # engines' binaries by hash, an SPRT's pairs), which the file keeps. So the file grows by about
-# 0.5 kB a game, and the report of a run continued from one has no records of the games of
-# earlier sittings.
+# 0.5 kB a game. Of the transcripts it keeps the one word the report needs from each, the engine's
+# last `bestmove` (LAST_BESTMOVES: a resignation is told from an adjudication by it).
 ENGINE_COPIES = "engine-copies.json"
 ENGINE_HASHES = "engine-hashes.json"
 STATE_SKIP = {
@@ -879,6 +897,7 @@ def save_state(arena_dir, state, binaries, keep_moves=True):
                     path.unlink()
                     break
         (copy / ENGINE_COPIES).write_text(json.dumps(copies, indent=1) + "\n")
+        (copy / LAST_BESTMOVES).write_text(json.dumps(last_bestmoves(arena_dir), indent=0, sort_keys=True) + "\n")
         (copy / ENGINE_HASHES).write_text(json.dumps(sorted(played), indent=1) + "\n")
         if not keep_moves:
             db = sqlite3.connect(copy / "game.db")
