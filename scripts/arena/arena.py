@@ -8,6 +8,7 @@
     scripts/arena/arena.py same-network --network nn.bin   # Tokin and YaneuraOu NNUE on one network
     scripts/arena/arena.py report RUN_DIR        # Elo table, every game's ending, CSA and KIF records
     scripts/arena/arena.py mates RUN_DIR         # losses to an announced mate: could df-pn have seen it?
+    scripts/arena/arena.py compare OLD NEW       # two runs of the same openings, game by game
 
 The first run creates scripts/arena/.venv and installs scripts/arena/requirements.txt there (pinned
 versions, nothing system-wide). Each run writes RUN_DIR (default target/arena/<mode>-<time>): the
@@ -986,6 +987,68 @@ def cmd_report(args, _extra):
         report(run_dir, args.focus)
 
 
+def games_of(source):
+    """The games of `source`: an arena.py run directory, ShogiArena's own, or a state file."""
+    source = Path(source)
+    if source.is_file():
+        with tempfile.TemporaryDirectory() as tmp:
+            try:
+                with tarfile.open(source, "r:*") as tar:
+                    tar.extractall(tmp, filter="data")
+            except (tarfile.TarError, OSError) as e:
+                sys.exit(f"arena.py: {source} is not a state file written by arena.py ({e})")
+            return load_games(Path(tmp))
+    arena_dir = source / "arena" if (source / "arena" / "game.db").exists() else source
+    if not (arena_dir / "game.db").exists():
+        sys.exit(f"arena.py: {source} is neither a run directory (no game.db) nor a state file")
+    return load_games(arena_dir)
+
+
+def cmd_compare(args, _extra):
+    """Two runs that played the same openings in the same order (ShogiArena names the n-th game
+    gNNNN in every run of one configuration), game by game: which went better for `focus`."""
+    def scores(source):
+        out = {}
+        for g in games_of(source):
+            if args.focus not in (g["black"], g["white"]):
+                continue
+            black = g["black"] == args.focus
+            if g["result"].startswith("BLACK_WIN"):
+                s = 1.0 if black else 0.0
+            elif g["result"].startswith("WHITE_WIN"):
+                s = 0.0 if black else 1.0
+            else:
+                s = 0.5
+            out[g["name"].split("-")[0]] = (s, g["sfen"], black, g["name"], g["ending"])
+        return out
+
+    a, b = scores(args.old), scores(args.new)
+    paired = [k for k in sorted(set(a) & set(b)) if a[k][1:3] == b[k][1:3]]
+    unpaired = len(set(a) & set(b)) - len(paired)
+    if not paired:
+        sys.exit(f"arena.py: no game of {args.focus} with the same name, opening and colour in both runs")
+    better = [k for k in paired if b[k][0] > a[k][0]]
+    worse = [k for k in paired if b[k][0] < a[k][0]]
+    n = len(better) + len(worse)
+    # Two-sided sign test on the games that changed: how likely so lopsided a split is by chance.
+    tail = sum(math.comb(n, i) for i in range(min(len(better), len(worse)) + 1)) / 2**n if n else 1.0
+    old_score = sum(a[k][0] for k in paired)
+    new_score = sum(b[k][0] for k in paired)
+    lines = [
+        f"{len(paired)} games of {args.focus} paired by name, opening and colour"
+        + (f" ({unpaired} with the same name but another opening or colour left out)" if unpaired else ""),
+        f"  old {args.old}: {old_score:g} ({old_score / len(paired):.3f})",
+        f"  new {args.new}: {new_score:g} ({new_score / len(paired):.3f})",
+        f"  better in {len(better)}, worse in {len(worse)}, the same in {len(paired) - n}; "
+        f"sign test p = {min(1.0, 2 * tail):.3f}",
+        "changed games: game, old result (ending), new result (ending)",
+    ]
+    word = {1.0: "win", 0.0: "loss", 0.5: "draw"}
+    for k in sorted(better + worse):
+        lines.append(f"  {k}  {word[a[k][0]]:>4} ({a[k][4]})  ->  {word[b[k][0]]:>4} ({b[k][4]})")
+    print("\n".join(lines))
+
+
 def add_openings(p):
     p.add_argument("--openings", default=OPENINGS, metavar="FILE",
                    help="openings file (default scripts/openings.sfen, 33 openings; scripts/openings-wide.sfen "
@@ -1075,6 +1138,12 @@ def main():
     p.add_argument("run_dir")
     p.add_argument("--focus", help="the engine the Elo table is about (default: the first by name)")
     p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("compare", help="two runs of the same openings in the same order, game by game")
+    p.add_argument("old", help="run directory or state file (.tar.xz)")
+    p.add_argument("new", help="run directory or state file (.tar.xz)")
+    p.add_argument("--focus", default="tokin", help="the engine whose results to compare (default tokin)")
+    p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("mates", help="the losses in which the opponent announced a mate right after a move: "
                                      "does df-pn prove it after that move, and after the others?")
