@@ -30,7 +30,7 @@ impl Default for TimeConfig {
     ///   also covers a `movetime` search's start-up and answer.
     /// - `network_delay2` 120: a local GUI reads `bestmove` within a few ms of our writing it, and
     ///   the search answers within ~1-2 ms of its hard limit (threads poll the clock every 1024
-    ///   nodes): in 200 gauntlet games at 1 s byoyomi on a shared 2-core machine the slowest answer
+    ///   nodes): in 100 gauntlet games at 1 s byoyomi on a shared 2-core machine the slowest answer
     ///   came 9 ms after it, the slowest ever seen there 73 ms. 120 ms covers that with room; 300
     ///   (the default until 2026-12-05) left 30% of a 1 s byoyomi unused while gpsusi used all of it.
     ///   (The traditional 1120 is for internet servers.) Online play raises it.
