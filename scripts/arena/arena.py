@@ -349,6 +349,12 @@ def records_text(sfen, entries, result, ending, loser_to_move, black, white, sta
         return build(None)
 
 
+def arena_dir_of(run_dir):
+    """ShogiArena's directory of `run_dir`: arena.py's run directories keep it in arena/; a
+    directory of ShogiArena's own is its own."""
+    return run_dir / "arena" if (run_dir / "arena" / "game.db").exists() else run_dir
+
+
 def load_games(arena_dir):
     """Every finished game of a ShogiArena run: name, players, result, moves (USI), records."""
     import rsshogi
@@ -422,7 +428,7 @@ def load_games(arena_dir):
 def report(run_dir, focus=None):
     """Writes run_dir/report.txt and run_dir/records/, prints the report. `run_dir` is one of
     arena.py's (ShogiArena's state in its arena/) or ShogiArena's own."""
-    arena_dir = run_dir / "arena" if (run_dir / "arena" / "game.db").exists() else run_dir
+    arena_dir = arena_dir_of(run_dir)
     games = load_games(arena_dir)
     records = run_dir / "records"
     records.mkdir(exist_ok=True)
@@ -550,7 +556,7 @@ def walked_into_mates(run_dir, focus, tokin, ms, alternatives_ms):
     `alternatives_ms` (the moves a defence check could have played instead)."""
     from rsshogi.core import Board
 
-    arena_dir = run_dir / "arena" if (run_dir / "arena" / "game.db").exists() else run_dir
+    arena_dir = arena_dir_of(run_dir)
     games = [g for g in load_games(arena_dir) if focus in (g["black"], g["white"]) and winner(g) not in (None, focus)]
     print(f"{focus}'s {len(games)} losses in {arena_dir}; df-pn {ms} ms after the move played, "
           f"{alternatives_ms} ms after each other legal move")
@@ -998,7 +1004,7 @@ def games_of(source):
             except (tarfile.TarError, OSError) as e:
                 sys.exit(f"arena.py: {source} is not a state file written by arena.py ({e})")
             return load_games(Path(tmp))
-    arena_dir = source / "arena" if (source / "arena" / "game.db").exists() else source
+    arena_dir = arena_dir_of(source)
     if not (arena_dir / "game.db").exists():
         sys.exit(f"arena.py: {source} is neither a run directory (no game.db) nor a state file")
     return load_games(arena_dir)
@@ -1012,14 +1018,9 @@ def cmd_compare(args, _extra):
         for g in games_of(source):
             if args.focus not in (g["black"], g["white"]):
                 continue
-            black = g["black"] == args.focus
-            if g["result"].startswith("BLACK_WIN"):
-                s = 1.0 if black else 0.0
-            elif g["result"].startswith("WHITE_WIN"):
-                s = 0.0 if black else 1.0
-            else:
-                s = 0.5
-            out[g["name"].split("-")[0]] = (s, g["sfen"], black, g["name"], g["ending"])
+            won = winner(g)
+            s = 0.5 if won is None else float(won == args.focus)
+            out[g["name"].split("-")[0]] = (s, g["sfen"], g["black"] == args.focus, g["name"], g["ending"])
         return out
 
     a, b = scores(args.old), scores(args.new)
