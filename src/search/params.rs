@@ -224,7 +224,8 @@ params! {
     /// shogi, so Stockfish's old extension overdoes it). Off against on, a tuning build of
     /// a5e0a3b (`a7771ba1...`) on both sides at 20,000 nodes a move, wide openings, 2026-12-05
     /// beside a niced gensfen: +494 -540 =9 in 1043 games, -15 Elo [-36, +6] (SPRT [0, 10] LLR
-    /// -1.98). Kept on; a fixed 20k nodes reaches depth 7-8, so a real clock could differ.
+    /// -1.98). Kept on; 20k nodes reach depth 8-9 (the start and two openings), a 0.7 s move
+    /// depth 14 (README, "The same network on both sides"), so a real clock could differ.
     CHECK_EXTENSION = 1, 0, 1, 1;
     /// Singular extension of the TT move from this depth on (99 = off): the other moves are
     /// searched at `(depth - 1) / 2` against `tt_score - margin * depth`, when the TT entry is a
