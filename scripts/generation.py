@@ -322,7 +322,14 @@ def record_match(args):
     figures = Figures(args.name)
     if "settings" not in figures.data:
         sys.exit(f"no generation {args.name} in {MEASUREMENTS}")
-    figures.data.setdefault("matches", []).append({
+    target = figures.data
+    if args.variant:
+        # A network trained otherwise on the same data (e.g. fine-tuned from the parent): its
+        # figures sit under "variants", each with its own matches.
+        target = figures.data.get("variants", {}).get(args.variant)
+        if target is None:
+            sys.exit(f"no variant {args.variant} of {args.name} in {figures.path}")
+    target.setdefault("matches", []).append({
         "against": args.against, "clock": args.clock, "wins": args.wins, "draws": args.draws,
         "losses": args.losses, "run_dir": args.run_dir, "note": args.note,
     })
@@ -344,32 +351,51 @@ def known(value, form):
     return "-" if value is None else form.format(value)
 
 
+def match_summary(matches):
+    def one(m):
+        e = elo(m["wins"], m["draws"], m["losses"])
+        return (f"{m['wins']}-{m['draws']}-{m['losses']} vs {m['against']} ({m['clock']}"
+                + (f", {e:+.0f} Elo)" if e is not None else ")"))
+    return "; ".join(one(m) for m in matches) or "-"
+
+
 def table(_args):
     rows = []
     for path in sorted(MEASUREMENTS.glob("*.json")):
         d = json.loads(path.read_text())
         s, g, lr = d.get("settings", {}), d.get("gensfen", {}), d.get("learn", {})
-        kept = lr.get("kept", {})
-        epoch = lr.get("epochs", {}).get(str(kept.get("epoch")), {})
-        hw = lr.get("hand_written", {})
-        matches = "; ".join(
-            f"{m['wins']}-{m['draws']}-{m['losses']} vs {m['against']} ({m['clock']}"
-            + (f", {elo(m['wins'], m['draws'], m['losses']):+.0f} Elo)" if elo(m['wins'], m['draws'], m['losses']) is not None else ")")
-            for m in d.get("matches", []))
-        rows.append([
-            d["name"], {"builtin": "built-in"}.get(s.get("previous"), s.get("previous")) or s.get("player", "-"),
+        data = [
+            {"builtin": "built-in"}.get(s.get("previous"), s.get("previous")) or s.get("player", "-"),
             known(g.get("records"), "{:,}"),
             known(g.get("games"), "{:,}" if g.get("games_complete", True) else "{:,}+"), f"{s.get('nodes')}",
             known(g.get("cpu_seconds") and g["cpu_seconds"] / 3600, "{:.2f}"),
             known(g.get("records_per_cpu_second"), "{}"),
-            f"{lr['training_samples']:,}" if "training_samples" in lr else "-",
-            f"{s.get('lambda')}", str(kept.get("epoch", "-")),
-            f"{epoch.get('training', float('nan')):.5f}", f"{epoch.get('validation', float('nan')):.5f}",
-            f"{hw.get('validation', float('nan')):.5f}", f"{epoch.get('results', float('nan')):.5f}",
-            f"{hw.get('results', float('nan')):.5f}", f"{epoch.get('samples_per_s_thread', '-')}",
-            matches or "-",
-        ])
-    head = ["generation", "played by", "records", "games", "nodes", "gensfen CPU h", "records/CPU s",
+        ]
+
+        def network(name, entry, learnt, samples):
+            """One network's row: `learnt` its training figures, `entry` its matches and when it
+            was built into the binary ("built_in", as networks/README.md records it)."""
+            kept = learnt.get("kept", {})
+            epoch = learnt.get("epochs", {}).get(str(kept.get("epoch")), {})
+            hw = learnt.get("hand_written", lr.get("hand_written", {}))
+            played = data
+            if "records" in entry:
+                # Trained on part of the generation's data: its records, the rate of the whole.
+                played = [data[0], f"{entry['records']:,}", "-", data[3], "-", data[5]]
+            return [name, entry.get("built_in", "-")] + played + [
+                f"{samples:,}" if samples is not None else "-",
+                f"{s.get('lambda')}", str(kept.get("epoch", "-")),
+                f"{epoch.get('training', float('nan')):.5f}", f"{epoch.get('validation', float('nan')):.5f}",
+                f"{hw.get('validation', float('nan')):.5f}", f"{epoch.get('results', float('nan')):.5f}",
+                f"{hw.get('results', float('nan')):.5f}", f"{epoch.get('samples_per_s_thread', '-')}",
+                match_summary(entry.get("matches", [])),
+            ]
+
+        rows.append(network(d["name"], d, lr, lr.get("training_samples")))
+        # Other networks trained on the same data (a fine-tune of the parent, say): one row each.
+        for variant, v in d.get("variants", {}).items():
+            rows.append(network(variant, v, v, v.get("training_samples", lr.get("training_samples"))))
+    head = ["generation", "built in", "played by", "records", "games", "nodes", "gensfen CPU h", "records/CPU s",
             "trained on", "lambda", "kept epoch", "training loss", "validation", "hand-written", "results alone",
             "hand-written (results)", "samples/s a thread", "matches"]
     print("| " + " | ".join(head) + " |")
@@ -416,6 +442,7 @@ def main():
     p.add_argument("--losses", type=int, required=True)
     p.add_argument("--run-dir", help="the ShogiArena run directory it came from")
     p.add_argument("--note", help="endings, time losses, anything the numbers do not say")
+    p.add_argument("--variant", help="the network is this variant of the generation (its \"variants\" entry)")
     p.set_defaults(func=record_match)
     p = sub.add_parser("table", help="every generation's figures as a Markdown table")
     p.set_defaults(func=table)
