@@ -364,13 +364,17 @@ def table(_args):
     for path in sorted(MEASUREMENTS.glob("*.json")):
         d = json.loads(path.read_text())
         s, g, lr = d.get("settings", {}), d.get("gensfen", {}), d.get("learn", {})
-        data = [
-            {"builtin": "built-in"}.get(s.get("previous"), s.get("previous")) or s.get("player", "-"),
-            known(g.get("records"), "{:,}"),
-            known(g.get("games"), "{:,}" if g.get("games_complete", True) else "{:,}+"), f"{s.get('nodes')}",
-            known(g.get("cpu_seconds") and g["cpu_seconds"] / 3600, "{:.2f}"),
-            known(g.get("records_per_cpu_second"), "{}"),
-        ]
+        player = {"builtin": "built-in"}.get(s.get("previous"), s.get("previous")) or s.get("player", "-")
+
+        def played(records, games, cpu_seconds):
+            """The data's columns: a network trained on part of it gives its own record count (its
+            games and CPU time were not counted apart), the rate is the whole run's."""
+            return [
+                player, known(records, "{:,}"),
+                known(games, "{:,}" if g.get("games_complete", True) else "{:,}+"), f"{s.get('nodes')}",
+                known(cpu_seconds and cpu_seconds / 3600, "{:.2f}"),
+                known(g.get("records_per_cpu_second"), "{}"),
+            ]
 
         def network(name, entry, learnt, samples):
             """One network's row: `learnt` its training figures, `entry` its matches and when it
@@ -378,11 +382,9 @@ def table(_args):
             kept = learnt.get("kept", {})
             epoch = learnt.get("epochs", {}).get(str(kept.get("epoch")), {})
             hw = learnt.get("hand_written", lr.get("hand_written", {}))
-            played = data
-            if "records" in entry:
-                # Trained on part of the generation's data: its records, the rate of the whole.
-                played = [data[0], f"{entry['records']:,}", "-", data[3], "-", data[5]]
-            return [name, entry.get("built_in", "-")] + played + [
+            data = (played(entry["records"], None, None) if "records" in entry
+                    else played(g.get("records"), g.get("games"), g.get("cpu_seconds")))
+            return [name, entry.get("built_in", "-")] + data + [
                 f"{samples:,}" if samples is not None else "-",
                 f"{s.get('lambda')}", str(kept.get("epoch", "-")),
                 f"{epoch.get('training', float('nan')):.5f}", f"{epoch.get('validation', float('nan')):.5f}",
