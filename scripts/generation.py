@@ -365,6 +365,15 @@ def table(_args):
         d = json.loads(path.read_text())
         s, g, lr = d.get("settings", {}), d.get("gensfen", {}), d.get("learn", {})
         player = {"builtin": "built-in"}.get(s.get("previous"), s.get("previous")) or s.get("player", "-")
+        games, cpu = g.get("games"), g.get("cpu_seconds")
+        if "continues" in d:
+            # Its data.bin began as a copy of another generation's: that run's games and CPU time
+            # are part of the file's cost.
+            before = json.loads((MEASUREMENTS / f"{d['continues']}.json").read_text())["gensfen"]
+            games = games and before.get("games") and games + before["games"]
+            cpu = cpu and before.get("cpu_seconds") and cpu + before["cpu_seconds"]
+            g = {**g, "records_per_cpu_second": cpu and round(g["records"] / cpu, 1),
+                 "games_complete": g.get("games_complete", True) and before.get("games_complete", True)}
 
         def played(records, games, cpu_seconds):
             """The data's columns: a network trained on part of it gives its own record count (its
@@ -383,7 +392,7 @@ def table(_args):
             epoch = learnt.get("epochs", {}).get(str(kept.get("epoch")), {})
             hw = learnt.get("hand_written", lr.get("hand_written", {}))
             data = (played(entry["records"], None, None) if "records" in entry
-                    else played(g.get("records"), g.get("games"), g.get("cpu_seconds")))
+                    else played(g.get("records"), games, cpu))
             return [name, entry.get("built_in", "-")] + data + [
                 f"{samples:,}" if samples is not None else "-",
                 f"{s.get('lambda')}", str(kept.get("epoch", "-")),
