@@ -168,6 +168,8 @@ struct Frame {
     killers: [Option<Move>; 2],
     /// A real move (not a null move) was made at this ply.
     moved: bool,
+    /// The move made at this ply when it was quiet (the fail-low bonus rewards it).
+    quiet_move: Option<Move>,
     /// The move a singular-extension search of this ply leaves out (set by the node itself,
     /// around its own reduced search of the other moves).
     excluded: Option<Move>,
@@ -179,6 +181,7 @@ impl Frame {
         static_eval: EVAL_NONE,
         killers: [None; 2],
         moved: false,
+        quiet_move: None,
         excluded: None,
     };
 }
@@ -827,6 +830,7 @@ impl<E: Evaluator> Worker<E> {
             .prefetch(pos.key_after(m), pos.side_to_move().flip().index());
         self.stack[ply].piece_to = Some(piece_to(pos, m));
         self.stack[ply].moved = true;
+        self.stack[ply].quiet_move = (!is_tactical(pos, m)).then_some(m);
         self.eval.make(ply, pos, m);
         pos.do_move(m);
     }
@@ -997,6 +1001,7 @@ impl<E: Evaluator> Worker<E> {
         }
         self.stack[ply + 2].killers = [None; 2];
         self.stack[ply].piece_to = None;
+        self.stack[ply].quiet_move = None;
         self.stack[ply].moved = false;
 
         // 2. The game may be over here by rule (sennichite, declaration, max moves, bare king).
@@ -1132,6 +1137,7 @@ impl<E: Evaluator> Worker<E> {
                     + depth / params::NMP_DEPTH_DIV.get()
                     + ((eval - beta) / params::NMP_EVAL_DIV.get()).min(3);
                 self.stack[ply].piece_to = None;
+                self.stack[ply].quiet_move = None;
                 self.stack[ply].moved = false;
                 self.eval.make_null(ply);
                 self.pos.do_null_move();
@@ -1158,7 +1164,44 @@ impl<E: Evaluator> Worker<E> {
             }
         }
 
-        // 10. Internal iterative reduction: no TT move, so this node was never searched well;
+        // 10. ProbCut: a capture that beats beta by a margin in a shallower search very probably
+        // beats beta at full depth too. Not when the table already says this node stays below it.
+        let probcut_beta = beta + params::PROBCUT_MARGIN.get();
+        if !PV
+            && !in_check
+            && excluded.is_none()
+            && params::PROBCUT_MARGIN.get() > 0
+            && depth >= params::PROBCUT_MIN_DEPTH.get()
+            && !is_mate_score(beta)
+            && !matches!((tt_hit, tt_score), (Some(h), Some(s))
+                if h.depth as i32 > depth - params::PROBCUT_REDUCTION.get()
+                    && s < probcut_beta)
+        {
+            if let Some(score) = self.probcut(sh, probcut_beta, depth, ply, cut_node, tt_move) {
+                let stored_eval = if raw_eval == EVAL_NONE {
+                    i16::MIN
+                } else {
+                    raw_eval as i16
+                };
+                let (m, score) = score;
+                tt.store(
+                    &probe,
+                    key,
+                    Some(m),
+                    to_tt(score, ply),
+                    stored_eval,
+                    depth - params::PROBCUT_REDUCTION.get() + 1,
+                    TtBound::Lower,
+                    false,
+                );
+                return score;
+            }
+            if sh.stop.load(Ordering::Relaxed) {
+                return 0;
+            }
+        }
+
+        // 11. Internal iterative reduction: no TT move, so this node was never searched well;
         // search it shallower first.
         let mut depth = depth;
         if tt_move.is_none()
@@ -1169,7 +1212,7 @@ impl<E: Evaluator> Worker<E> {
             depth -= 1;
         }
 
-        // 11. Move loop.
+        // 12. Move loop.
         self.ready_eval(ply);
         let prev = self.prev(ply);
         let ctx = OrderingContext {
@@ -1187,6 +1230,7 @@ impl<E: Evaluator> Worker<E> {
         let mut captures_tried = StackVec::<(usize, PieceKind), 32>::new();
         let original_alpha = alpha;
 
+        let tt_capture = tt_move.is_some_and(|m| self.pos.is_capture(m));
         let lmp_limit = late_move_limit(depth, improving);
         let lmp_applies = !PV && depth <= params::LMP_MAX_DEPTH.get();
         loop {
@@ -1215,7 +1259,7 @@ impl<E: Evaluator> Worker<E> {
                 self.history.quiet_score(side, m, pt, prev)
             };
 
-            // 12. Shallow-depth pruning (only once a line that does not lose is known).
+            // 13. Shallow-depth pruning (only once a line that does not lose is known).
             if ply > 0 && best_score > -MATE_IN_MAX_PLY {
                 let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
                 if !tactical && !gives_check {
@@ -1226,6 +1270,13 @@ impl<E: Evaluator> Worker<E> {
                     }
                     // Futility.
                     if !in_check && futile_quiet(depth, move_count, static_eval, alpha) {
+                        continue;
+                    }
+                    // History: this move has failed here again and again.
+                    if params::HIST_PRUNE_MULT.get() > 0
+                        && lmr_depth < params::HIST_PRUNE_MAX_DEPTH.get()
+                        && hist < -params::HIST_PRUNE_MULT.get() * depth
+                    {
                         continue;
                     }
                     // SEE: the moved piece just hangs.
@@ -1248,7 +1299,7 @@ impl<E: Evaluator> Worker<E> {
                 captures_tried.push_if_room((pt, captured.kind()));
             }
 
-            // 13. Extensions, bounded by twice the root depth. The TT move is extended when a
+            // 14. Extensions, bounded by twice the root depth. The TT move is extended when a
             // reduced search of every other move fails low against a margin below its score (it
             // is singular: the only good move here), and reduced when its score already beats
             // beta without being singular; when even the others beat beta, this node does too
@@ -1296,15 +1347,21 @@ impl<E: Evaluator> Worker<E> {
             }
             let new_depth = depth - 1 + extension;
 
-            // 14. Make the move and search it: late moves reduced, null window first.
+            // 15. Make the move and search it: late moves reduced, null window first.
             self.make(sh, m, ply);
             let mut score;
-            if depth >= params::LMR_MIN_DEPTH.get() && move_count > 1 + usize::from(PV) && !tactical
+            let reducible = !tactical || (!PV && !gives_check && params::LMR_TACTICAL.get() != 0);
+            if depth >= params::LMR_MIN_DEPTH.get() && move_count > 1 + usize::from(PV) && reducible
             {
                 let mut r = reduction(depth, move_count);
-                r += i32::from(!PV) + i32::from(cut_node);
-                r -= i32::from(improving) + i32::from(gives_check);
-                r -= hist / params::LMR_HISTORY_DIV.get();
+                if tactical {
+                    r += i32::from(cut_node) - 1;
+                } else {
+                    r += i32::from(!PV) + i32::from(cut_node);
+                    r += i32::from(tt_capture && params::LMR_TT_CAPTURE.get() != 0);
+                    r -= i32::from(improving) + i32::from(gives_check);
+                    r -= hist / params::LMR_HISTORY_DIV.get();
+                }
                 let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                 score = -self.search::<false>(sh, -alpha - 1, -alpha, d, ply + 1, true);
                 if score > alpha && d < new_depth {
@@ -1346,7 +1403,7 @@ impl<E: Evaluator> Worker<E> {
             }
         }
 
-        // 15. No legal move: mated (in shogi, as in Heian, having no move loses even without check).
+        // 16. No legal move: mated (in shogi, as in Heian, having no move loses even without check).
         // A singular-extension search without the one move it left out fails low.
         if move_count == 0 {
             return if excluded.is_some() {
@@ -1356,7 +1413,7 @@ impl<E: Evaluator> Worker<E> {
             };
         }
 
-        // 16. Learn from the cutoff: reward the move that caused it, punish the ones tried before it
+        // 17. Learn from the cutoff: reward the move that caused it, punish the ones tried before it
         // (captures in the capture history, quiets in the quiet tables).
         if let Some(best) = best_move.filter(|_| best_score >= beta) {
             let b = bonus(depth);
@@ -1386,7 +1443,24 @@ impl<E: Evaluator> Worker<E> {
             }
         }
 
-        // 17. Store (not a search that left a move out: the entry would be about fewer moves),
+        // A node that failed low refuted none of our moves: the opponent's quiet move that led
+        // here was good, and its history hears so (at the parent it was no cutoff, or the
+        // parent is still searching).
+        if best_move.is_none()
+            && excluded.is_none()
+            && params::PRIOR_QUIET_BONUS.get() != 0
+            && ply >= 1
+        {
+            if let (Some(pm), Some(pt)) =
+                (self.stack[ply - 1].quiet_move, self.stack[ply - 1].piece_to)
+            {
+                let prev_of_prev = self.prev(ply - 1);
+                self.history
+                    .update_quiet(side.flip(), pm, pt, prev_of_prev, bonus(depth));
+            }
+        }
+
+        // 18. Store (not a search that left a move out: the entry would be about fewer moves),
         // and learn the static evaluation's error where the bound proves it: upward when a move
         // beat alpha, downward when none did; not from a capture, whose gain the evaluation of
         // the position before it is not meant to see.
@@ -1428,6 +1502,50 @@ impl<E: Evaluator> Worker<E> {
         best_score
     }
 
+    /// ProbCut's tries (the caller decides whether the node qualifies): captures whose exchange
+    /// alone could reach `probcut_beta`, each verified first by quiescence, then by a search
+    /// `PROBCUT_REDUCTION` plies shallower. The move and its score when one holds.
+    fn probcut(
+        &mut self,
+        sh: &Shared,
+        probcut_beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+        tt_move: Option<Move>,
+    ) -> Option<(Move, i32)> {
+        let static_eval = self.stack[ply].static_eval;
+        let reduced = depth - params::PROBCUT_REDUCTION.get();
+        self.ready_eval(ply);
+        let mut picker = MovePicker::quiescence(&self.pos, tt_move);
+        while let Some(m) = picker.next(&self.pos, &self.history) {
+            let pos = &self.pos;
+            if !pos.is_legal_pseudo(m) || !see_ge(pos, m, probcut_beta - static_eval) {
+                continue;
+            }
+            self.make(sh, m, ply);
+            let mut score = -self.qsearch::<false>(sh, -probcut_beta, -probcut_beta + 1, ply + 1);
+            if score >= probcut_beta && reduced > 0 {
+                score = -self.search::<false>(
+                    sh,
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    reduced,
+                    ply + 1,
+                    !cut_node,
+                );
+            }
+            self.unmake();
+            if sh.stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            if score >= probcut_beta {
+                return Some((m, score));
+            }
+        }
+        None
+    }
+
     // ----------------------------------------------------------------------------------------
     // Quiescence
     // ----------------------------------------------------------------------------------------
@@ -1452,6 +1570,7 @@ impl<E: Evaluator> Worker<E> {
             return if in_check { 0 } else { self.evaluate(ply) };
         }
         self.stack[ply].piece_to = None;
+        self.stack[ply].quiet_move = None;
         self.stack[ply].moved = false;
 
         // Heian: the capture that led here may have taken our last piece but the king. Quiescence
@@ -1507,6 +1626,22 @@ impl<E: Evaluator> Worker<E> {
             };
             static_eval = self.corrected(raw_eval, &self.correction_slots(ply));
             best_score = static_eval;
+            // The table's score, where its bound says it is nearer the truth, stands in for the
+            // static evaluation (not for the futility bounds below, which are about the latter).
+            if params::QS_TT_STAND_PAT.get() != 0 {
+                if let Some(h) = tt_hit.filter(|h| h.has_search_result()) {
+                    let s = from_tt(h.score, ply);
+                    let better = match h.bound {
+                        TtBound::Exact => true,
+                        TtBound::Lower => s > best_score,
+                        TtBound::Upper => s < best_score,
+                        TtBound::None => false,
+                    };
+                    if better && !is_mate_score(s) {
+                        best_score = s;
+                    }
+                }
+            }
             if best_score >= beta {
                 if !tt_hit.is_some_and(|h| h.has_search_result()) {
                     tt.store(
