@@ -174,12 +174,15 @@ params! {
     LMR_DIV = 225, 150, 350, 10;
     /// History score that cancels one ply of reduction.
     LMR_HISTORY_DIV = 8000, 2000, 20000, 500;
-    // Six of Stockfish's search ideas that Tokin lacked, each off until a clocked gate keeps it.
+    // Four of Stockfish's search ideas that Tokin lacked, each off until a clocked gate keeps it.
     // Each was screened on 2026-12-06 as one option of a `--features tune` build of this tree
     // against the same build without it, 20,000 nodes a move, `scripts/openings-wide.sfen`, 10
     // minutes (692-735 games, two at a time, the 2-core guest), every decisive game by the resign
     // adjudication, no time forfeit (`arena.py sprt --nodes 20000 --candidate-option NAME=V`).
-    // None stood out; the figures are the option's Elo and 95% interval against off.
+    // None stood out; the figures are the option's Elo and 95% interval against off. Two more were
+    // screened and dropped (measurements/sprt/README.md, "Fixed-node screens"): a ply more of LMR
+    // for quiets after a capturing TT move, -9 [-34, +17], and a fail low's full history bonus for
+    // the opponent's quiet move into the node, -25 [-51, +1].
     /// Late-move reductions of captures and pawn promotions at non-PV nodes (1 = on): one ply less
     /// than a quiet move's, none for a check. -3 [-29, +22] (714 games).
     LMR_TACTICAL = 0, 0, 1, 1;
@@ -193,13 +196,6 @@ params! {
     PROBCUT_MARGIN = 0, 0, 400, 20;
     PROBCUT_MIN_DEPTH = 5, 3, 10, 1;
     PROBCUT_REDUCTION = 4, 2, 6, 1;
-    /// Quiet moves are reduced one ply more when the TT move is a capture (1 = on). -9 [-34, +17]
-    /// (735 games).
-    LMR_TT_CAPTURE = 0, 0, 1, 1;
-    /// A node that fails low rewards the opponent's quiet move that led to it (1 = on), with a
-    /// cutoff's full bonus in all three quiet tables: -25 [-51, +1] (692 games), the one screen
-    /// leaning clearly one way (Stockfish scales its own by how far below alpha the node fell).
-    PRIOR_QUIET_BONUS = 0, 0, 1, 1;
     /// Quiescence stands pat on the table's score instead of the static evaluation when its bound
     /// says the score is the better estimate (1 = on). +6 [-19, +32] (705 games).
     QS_TT_STAND_PAT = 0, 0, 1, 1;

@@ -168,8 +168,6 @@ struct Frame {
     killers: [Option<Move>; 2],
     /// A real move (not a null move) was made at this ply.
     moved: bool,
-    /// The move made at this ply when it was quiet (the fail-low bonus rewards it).
-    quiet_move: Option<Move>,
     /// The move a singular-extension search of this ply leaves out (set by the node itself,
     /// around its own reduced search of the other moves).
     excluded: Option<Move>,
@@ -181,7 +179,6 @@ impl Frame {
         static_eval: EVAL_NONE,
         killers: [None; 2],
         moved: false,
-        quiet_move: None,
         excluded: None,
     };
 }
@@ -830,7 +827,6 @@ impl<E: Evaluator> Worker<E> {
             .prefetch(pos.key_after(m), pos.side_to_move().flip().index());
         self.stack[ply].piece_to = Some(piece_to(pos, m));
         self.stack[ply].moved = true;
-        self.stack[ply].quiet_move = (!is_tactical(pos, m)).then_some(m);
         self.eval.make(ply, pos, m);
         pos.do_move(m);
     }
@@ -1001,7 +997,6 @@ impl<E: Evaluator> Worker<E> {
         }
         self.stack[ply + 2].killers = [None; 2];
         self.stack[ply].piece_to = None;
-        self.stack[ply].quiet_move = None;
         self.stack[ply].moved = false;
 
         // 2. The game may be over here by rule (sennichite, declaration, max moves, bare king).
@@ -1137,7 +1132,6 @@ impl<E: Evaluator> Worker<E> {
                     + depth / params::NMP_DEPTH_DIV.get()
                     + ((eval - beta) / params::NMP_EVAL_DIV.get()).min(3);
                 self.stack[ply].piece_to = None;
-                self.stack[ply].quiet_move = None;
                 self.stack[ply].moved = false;
                 self.eval.make_null(ply);
                 self.pos.do_null_move();
@@ -1230,7 +1224,6 @@ impl<E: Evaluator> Worker<E> {
         let mut captures_tried = StackVec::<(usize, PieceKind), 32>::new();
         let original_alpha = alpha;
 
-        let tt_capture = tt_move.is_some_and(|m| self.pos.is_capture(m));
         let lmp_limit = late_move_limit(depth, improving);
         let lmp_applies = !PV && depth <= params::LMP_MAX_DEPTH.get();
         loop {
@@ -1358,7 +1351,6 @@ impl<E: Evaluator> Worker<E> {
                     r += i32::from(cut_node) - 1;
                 } else {
                     r += i32::from(!PV) + i32::from(cut_node);
-                    r += i32::from(tt_capture && params::LMR_TT_CAPTURE.get() != 0);
                     r -= i32::from(improving) + i32::from(gives_check);
                     r -= hist / params::LMR_HISTORY_DIV.get();
                 }
@@ -1440,23 +1432,6 @@ impl<E: Evaluator> Worker<E> {
                     killers[0] = Some(best);
                 }
                 self.history.set_counter(prev[0], best);
-            }
-        }
-
-        // A node that failed low refuted none of our moves: the opponent's quiet move that led
-        // here was good, and its history hears so (at the parent it was no cutoff, or the
-        // parent is still searching).
-        if best_move.is_none()
-            && excluded.is_none()
-            && params::PRIOR_QUIET_BONUS.get() != 0
-            && ply >= 1
-        {
-            if let (Some(pm), Some(pt)) =
-                (self.stack[ply - 1].quiet_move, self.stack[ply - 1].piece_to)
-            {
-                let prev_of_prev = self.prev(ply - 1);
-                self.history
-                    .update_quiet(side.flip(), pm, pt, prev_of_prev, bonus(depth));
             }
         }
 
@@ -1570,7 +1545,6 @@ impl<E: Evaluator> Worker<E> {
             return if in_check { 0 } else { self.evaluate(ply) };
         }
         self.stack[ply].piece_to = None;
-        self.stack[ply].quiet_move = None;
         self.stack[ply].moved = false;
 
         // Heian: the capture that led here may have taken our last piece but the king. Quiescence
