@@ -187,12 +187,13 @@ params! {
     /// than a quiet move's, none for a check. -3 [-29, +22] (714 games).
     LMR_TACTICAL = 0, 0, 1, 1;
     /// History pruning: a quiet move whose history (butterfly plus both continuations) is below
-    /// `-mult * depth` is skipped while its reduced depth is below `max_depth` (mult 0 = off). At 4000: -5 [-30, +21]
-    /// (719 games).
+    /// `-mult * depth` is skipped while its reduced depth is below `max_depth` (mult 0 = off).
+    /// At 4000: -5 [-30, +21] (719 games).
     HIST_PRUNE_MULT = 0, 0, 12000, 250;
     HIST_PRUNE_MAX_DEPTH = 4, 1, 8, 1;
     /// ProbCut: at non-PV nodes from `min_depth` on, a capture whose quiescence and then a search
-    /// `PROBCUT_REDUCTION` plies shallower beat `beta + margin` cuts the node off (margin 0 = off). At 200: +6 [-20, +31] (721 games).
+    /// `PROBCUT_REDUCTION` plies shallower beat `beta + margin` cuts the node off (margin 0 = off).
+    /// At 200: +6 [-20, +31] (721 games); with `QS_TT_STAND_PAT` +21 [+1, +42] (1077 games).
     PROBCUT_MARGIN = 0, 0, 400, 20;
     PROBCUT_MIN_DEPTH = 5, 3, 10, 1;
     PROBCUT_REDUCTION = 4, 2, 6, 1;

@@ -1171,13 +1171,13 @@ impl<E: Evaluator> Worker<E> {
                 if h.depth as i32 > depth - params::PROBCUT_REDUCTION.get()
                     && s < probcut_beta)
         {
-            if let Some(score) = self.probcut(sh, probcut_beta, depth, ply, cut_node, tt_move) {
+            if let Some((m, score)) = self.probcut(sh, probcut_beta, depth, ply, cut_node, tt_move)
+            {
                 let stored_eval = if raw_eval == EVAL_NONE {
                     i16::MIN
                 } else {
                     raw_eval as i16
                 };
-                let (m, score) = score;
                 tt.store(
                     &probe,
                     key,
