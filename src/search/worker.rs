@@ -183,6 +183,16 @@ impl Frame {
     };
 }
 
+/// The static evaluation as the table keeps it: `i16::MIN` where none was computed (in check).
+#[inline]
+fn tt_eval(raw_eval: i32) -> i16 {
+    if raw_eval == EVAL_NONE {
+        i16::MIN
+    } else {
+        raw_eval as i16
+    }
+}
+
 /// Late-move reduction of the `m`-th move at depth `d` (both at least 1).
 fn reduction_formula(d: usize, m: usize) -> i32 {
     let v = params::LMR_BASE.get() as f64 / 100.0
@@ -1173,11 +1183,7 @@ impl<E: Evaluator> Worker<E> {
         {
             if let Some((m, score)) = self.probcut(sh, probcut_beta, depth, ply, cut_node, tt_move)
             {
-                let stored_eval = if raw_eval == EVAL_NONE {
-                    i16::MIN
-                } else {
-                    raw_eval as i16
-                };
+                let stored_eval = tt_eval(raw_eval);
                 tt.store(
                     &probe,
                     key,
@@ -1459,11 +1465,7 @@ impl<E: Evaluator> Worker<E> {
         } else {
             TtBound::Upper
         };
-        let stored_eval = if raw_eval == EVAL_NONE {
-            i16::MIN
-        } else {
-            raw_eval as i16
-        };
+        let stored_eval = tt_eval(raw_eval);
         tt.store(
             &probe,
             key,
@@ -1704,11 +1706,7 @@ impl<E: Evaluator> Worker<E> {
         } else {
             TtBound::Upper
         };
-        let stored_eval = if raw_eval == EVAL_NONE {
-            i16::MIN
-        } else {
-            raw_eval as i16
-        };
+        let stored_eval = tt_eval(raw_eval);
         tt.store(
             &probe,
             key,
