@@ -193,6 +193,21 @@ fn tt_eval(raw_eval: i32) -> i16 {
     }
 }
 
+/// The better estimate of a node's value from its static evaluation and the table's score: the
+/// latter where its bound says the truth lies beyond the former (mate scores are not estimates).
+#[inline]
+fn refined_eval(static_eval: i32, bound: TtBound, tt_score: i32) -> i32 {
+    if is_mate_score(tt_score) {
+        return static_eval;
+    }
+    match bound {
+        TtBound::Exact => tt_score,
+        TtBound::Lower if tt_score > static_eval => tt_score,
+        TtBound::Upper if tt_score < static_eval => tt_score,
+        _ => static_eval,
+    }
+}
+
 /// Late-move reduction of the `m`-th move at depth `d` (both at least 1).
 fn reduction_formula(d: usize, m: usize) -> i32 {
     let v = params::LMR_BASE.get() as f64 / 100.0
@@ -1074,12 +1089,7 @@ impl<E: Evaluator> Worker<E> {
         self.stack[ply].static_eval = static_eval;
         // The TT score is a better estimate when its bound points the right way.
         let eval = match (tt_hit, tt_score) {
-            (Some(h), Some(s)) if !in_check && !is_mate_score(s) => match h.bound {
-                TtBound::Exact => s,
-                TtBound::Lower if s > static_eval => s,
-                TtBound::Upper if s < static_eval => s,
-                _ => static_eval,
-            },
+            (Some(h), Some(s)) if !in_check => refined_eval(static_eval, h.bound, s),
             _ => static_eval,
         };
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
@@ -1604,19 +1614,8 @@ impl<E: Evaluator> Worker<E> {
             best_score = static_eval;
             // The table's score, where its bound says it is nearer the truth, stands in for the
             // static evaluation (not for the futility bounds below, which are about the latter).
-            if params::QS_TT_STAND_PAT.get() != 0 {
-                if let Some(h) = tt_hit.filter(|h| h.has_search_result()) {
-                    let s = from_tt(h.score, ply);
-                    let better = match h.bound {
-                        TtBound::Exact => true,
-                        TtBound::Lower => s > best_score,
-                        TtBound::Upper => s < best_score,
-                        TtBound::None => false,
-                    };
-                    if better && !is_mate_score(s) {
-                        best_score = s;
-                    }
-                }
+            if let Some(h) = tt_hit.filter(|_| params::QS_TT_STAND_PAT.get() != 0) {
+                best_score = refined_eval(best_score, h.bound, from_tt(h.score, ply));
             }
             if best_score >= beta {
                 if !tt_hit.is_some_and(|h| h.has_search_result()) {
@@ -1728,6 +1727,20 @@ pub(crate) mod tests {
 
     /// Makes every search thread panic at its start (for the pool's panic-recovery test).
     pub(crate) static INJECT_PANIC: AtomicBool = AtomicBool::new(false);
+
+    #[test]
+    fn the_table_refines_the_static_evaluation_only_where_its_bound_points_past_it() {
+        use super::{mate_in, refined_eval, TtBound};
+        assert_eq!(refined_eval(100, TtBound::Exact, 40), 40);
+        assert_eq!(refined_eval(100, TtBound::Lower, 150), 150);
+        assert_eq!(refined_eval(100, TtBound::Lower, 40), 100);
+        assert_eq!(refined_eval(100, TtBound::Upper, 40), 40);
+        assert_eq!(refined_eval(100, TtBound::Upper, 150), 100);
+        assert_eq!(refined_eval(100, TtBound::None, 150), 100);
+        // A mate score is a proof about a line, not an estimate of the position.
+        assert_eq!(refined_eval(100, TtBound::Exact, mate_in(5)), 100);
+        assert_eq!(refined_eval(100, TtBound::Lower, mate_in(5)), 100);
+    }
 
     #[test]
     fn the_clock_trace_keeps_the_longest_gap_between_checks() {
