@@ -183,8 +183,9 @@ params! {
     // screened and dropped (measurements/sprt/README.md, "Fixed-node screens"): a ply more of LMR
     // for quiets after a capturing TT move, -9 [-34, +17], and a fail low's full history bonus for
     // the opponent's quiet move into the node, -25 [-51, +1].
-    /// Late-move reductions of captures and pawn promotions at non-PV nodes (1 = on): one ply less
-    /// than a quiet move's, none for a check. -3 [-29, +22] (714 games).
+    /// Late-move reductions of captures and pawn promotions at non-PV nodes (1 = on): the table's
+    /// reduction less one, plus one at a cut node (two plies less than a quiet's before its
+    /// improving, check and history terms); none for a check. -3 [-29, +22] (714 games).
     LMR_TACTICAL = 0, 0, 1, 1;
     /// History pruning: a quiet move whose history (butterfly plus both continuations) is below
     /// `-mult * depth` is skipped while its reduced depth is below `max_depth` (mult 0 = off).
