@@ -174,6 +174,19 @@ params! {
     LMR_DIV = 225, 150, 350, 10;
     /// History score that cancels one ply of reduction.
     LMR_HISTORY_DIV = 8000, 2000, 20000, 500;
+    /// Plies more of reduction for a quiet move at a node expected to cut off.
+    LMR_CUT_NODE = 1, 0, 3, 1;
+    /// A drop is reduced a ply less per enemy piece it attacks (1 = on; Stoat's term): forks and
+    /// threats by drops are shogi's commonest tactic, and a late drop is otherwise reduced as the
+    /// pointless ones are.
+    LMR_DROP_ATTACKS = 0, 0, 1, 1;
+    /// A drop within two squares of the enemy king and defended is reduced a ply less (1 = on).
+    LMR_DROP_NEAR_KING = 0, 0, 1, 1;
+    /// A non-PV node whose parent reduced the move into it by 3 or more, where the two static
+    /// evaluations say the move cost its mover nothing, searches a ply deeper; one reduced by 1 or
+    /// more that cost its mover 200 or more, a ply shallower (1 = on; the hindsight adjustment of
+    /// Stockfish and Stoat).
+    HINDSIGHT = 0, 0, 1, 1;
     // Four of Stockfish's search ideas that Tokin lacked, each off until a clocked gate keeps it.
     // Each was screened on 2026-12-06 as one option of a `--features tune` build of this tree
     // against the same build without it, 20,000 nodes a move, `scripts/openings-wide.sfen`, 10
@@ -246,6 +259,11 @@ params! {
     /// the pawn-structure and the continuation corrections added to the static evaluation
     /// (`search::correction`; 0 = off).
     CORR_PAWN_WEIGHT = 12288, 0, 32768, 1024;
+    /// The same for the castles (kings, golds, silvers), the cavalry (knights, bishops, rooks and
+    /// their promotions, with those in hand) and the kings with both hands (`correction::Structure`).
+    CORR_CASTLE_WEIGHT = 0, 0, 32768, 1024;
+    CORR_CAVALRY_WEIGHT = 0, 0, 32768, 1024;
+    CORR_KING_HAND_WEIGHT = 0, 0, 32768, 1024;
     CORR_CONTINUATION_WEIGHT = 8192, 0, 32768, 1024;
     /// Check extension (1 = on). YaneuraOu 9.70 has none (its source warns that checks run on in
     /// shogi, so Stockfish's old extension overdoes it). Off against on, a tuning build of

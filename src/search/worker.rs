@@ -21,6 +21,7 @@ use super::score::{
 use super::see::see_ge;
 use super::time::TimeLimits;
 use super::tt::{Probe, TranspositionTable, TtBound};
+use crate::core::attacks::piece_attacks;
 use crate::core::outcome::bare_king_loser;
 use crate::core::stack_vec::StackVec;
 use crate::core::{Move, PieceKind, Position, Repetition, Square, Variant};
@@ -171,6 +172,9 @@ struct Frame {
     /// The move a singular-extension search of this ply leaves out (set by the node itself,
     /// around its own reduced search of the other moves).
     excluded: Option<Move>,
+    /// Plies by which the move searched from this ply is being reduced (0 outside a reduced
+    /// search), so the child can judge the reduction in hindsight.
+    reduction: i32,
 }
 
 impl Frame {
@@ -180,6 +184,7 @@ impl Frame {
         killers: [None; 2],
         moved: false,
         excluded: None,
+        reduction: 0,
     };
 }
 
@@ -267,6 +272,42 @@ fn late_move_limit(depth: i32, improving: bool) -> usize {
 
 /// Lazy-SMP diversification: helper threads skip some depths so that they run ahead of the main
 /// thread at different depths instead of duplicating its work (size/phase pattern per helper).
+/// What a drop `m` in `pos` (before it is made) threatens: the enemy pieces it attacks, and
+/// whether it lands within two squares of the enemy king with support. Late drops are reduced as
+/// the pointless ones are unless these spare them (`LMR_DROP_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct DropThreats {
+    attacked: i32,
+    supported_near_king: bool,
+}
+
+impl DropThreats {
+    #[inline]
+    fn of(pos: &Position, m: Move) -> DropThreats {
+        let us = pos.side_to_move();
+        let to = m.to();
+        let reach = piece_attacks(pos.moved_piece(m), to, pos.occupied());
+        let supported_near_king = pos.king_square(!us).is_some_and(|king| {
+            let distance = king
+                .file()
+                .abs_diff(to.file())
+                .max(king.rank().abs_diff(to.rank()));
+            distance < 3 && pos.attackers_to(us, to, pos.occupied()).is_nonempty()
+        });
+        DropThreats {
+            attacked: (reach & pos.pieces_of(!us)).count() as i32,
+            supported_near_king,
+        }
+    }
+
+    /// Plies of reduction the drop is spared.
+    #[inline]
+    fn relief(self) -> i32 {
+        self.attacked * params::LMR_DROP_ATTACKS.get()
+            + i32::from(self.supported_near_king) * params::LMR_DROP_NEAR_KING.get()
+    }
+}
+
 const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
 const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
 
@@ -1094,6 +1135,23 @@ impl<E: Evaluator> Worker<E> {
         };
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
 
+        // The parent's reduction judged in hindsight, by the two static evaluations (each from
+        // its side to move, so their sum is what the move cost its mover): a move reduced a lot
+        // that cost its mover nothing gets a ply back; one reduced that cost its mover 200 or
+        // more, a ply less.
+        let mut depth = depth;
+        if params::HINDSIGHT.get() != 0 && !PV && !in_check && excluded.is_none() && ply >= 1 {
+            let parent = &self.stack[ply - 1];
+            if parent.static_eval != EVAL_NONE {
+                let sum = static_eval + parent.static_eval;
+                if parent.reduction >= 3 && sum <= 0 {
+                    depth += 1;
+                } else if depth >= 2 && parent.reduction >= 1 && sum >= 200 {
+                    depth -= 1;
+                }
+            }
+        }
+
         // 6. Mate in one, then (cramped enemy king, enough depth for it to pay) mate in three.
         if !in_check
             && excluded.is_none()
@@ -1213,7 +1271,6 @@ impl<E: Evaluator> Worker<E> {
 
         // 11. Internal iterative reduction: no TT move, so this node was never searched well;
         // search it shallower first.
-        let mut depth = depth;
         if tt_move.is_none()
             && excluded.is_none()
             && depth >= params::IIR_MIN_DEPTH.get()
@@ -1355,6 +1412,13 @@ impl<E: Evaluator> Worker<E> {
                 }
             }
             let new_depth = depth - 1 + extension;
+            let drop_relief = if m.is_drop()
+                && (params::LMR_DROP_ATTACKS.get() != 0 || params::LMR_DROP_NEAR_KING.get() != 0)
+            {
+                DropThreats::of(&self.pos, m).relief()
+            } else {
+                0
+            };
 
             // 15. Make the move and search it: late moves reduced, null window first.
             self.make(sh, m, ply);
@@ -1366,12 +1430,14 @@ impl<E: Evaluator> Worker<E> {
                 if tactical {
                     r += i32::from(cut_node) - 1;
                 } else {
-                    r += i32::from(!PV) + i32::from(cut_node);
-                    r -= i32::from(improving) + i32::from(gives_check);
+                    r += i32::from(!PV) + i32::from(cut_node) * params::LMR_CUT_NODE.get();
+                    r -= i32::from(improving) + i32::from(gives_check) + drop_relief;
                     r -= hist / params::LMR_HISTORY_DIV.get();
                 }
                 let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
+                self.stack[ply].reduction = new_depth - d;
                 score = -self.search::<false>(sh, -alpha - 1, -alpha, d, ply + 1, true);
+                self.stack[ply].reduction = 0;
                 if score > alpha && d < new_depth {
                     score = -self.search::<false>(
                         sh,
@@ -1740,6 +1806,40 @@ pub(crate) mod tests {
         // A mate score is a proof about a line, not an estimate of the position.
         assert_eq!(refined_eval(100, TtBound::Exact, mate_in(5)), 100);
         assert_eq!(refined_eval(100, TtBound::Lower, mate_in(5)), 100);
+    }
+
+    #[test]
+    fn a_drop_counts_the_pieces_it_attacks_and_its_support_next_to_the_king() {
+        use super::DropThreats;
+        use crate::core::{Position, Variant};
+        crate::core::attacks::init();
+        // White's king on 5a and rook on 1a; Black's gold on 3d, a bishop in hand.
+        let pos = Position::from_sfen("4k3r/9/9/6G2/9/9/9/9/4K4 b B 1", Variant::Shogi).unwrap();
+        let threats = |m: &str| DropThreats::of(&pos, pos.parse_usi_move(m).unwrap());
+        // B*3c forks king and rook, two squares from the king, the gold behind it.
+        assert_eq!(
+            threats("B*3c"),
+            DropThreats {
+                attacked: 2,
+                supported_near_king: true
+            }
+        );
+        // B*9i reaches the rook down the long diagonal, far from the king.
+        assert_eq!(
+            threats("B*9i"),
+            DropThreats {
+                attacked: 1,
+                supported_near_king: false
+            }
+        );
+        // B*4b touches the king, with nothing behind it.
+        assert_eq!(
+            threats("B*4b"),
+            DropThreats {
+                attacked: 1,
+                supported_near_king: false
+            }
+        );
     }
 
     #[test]
