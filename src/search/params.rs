@@ -174,18 +174,24 @@ params! {
     LMR_DIV = 225, 150, 350, 10;
     /// History score that cancels one ply of reduction.
     LMR_HISTORY_DIV = 8000, 2000, 20000, 500;
-    /// Plies more of reduction for a quiet move at a node expected to cut off.
+    // Five more, from Stoat (Ciekce's shogi engine), each screened on 2026-12-06 as above against
+    // the same tuning build without it (measurements/sprt/README.md, "Fixed-node screens"; two
+    // runs with different opening samples where two figures are given). Off, or as before, until
+    // a clocked gate keeps them.
+    /// Plies more of reduction for a quiet move at a node expected to cut off. At 2:
+    /// +16 [-18, +50] (395 games), +15 [-14, +43] (571).
     LMR_CUT_NODE = 1, 0, 3, 1;
     /// A drop is reduced a ply less per enemy piece it attacks (1 = on; Stoat's term): forks and
     /// threats by drops are shogi's commonest tactic, and a late drop is otherwise reduced as the
-    /// pointless ones are.
+    /// pointless ones are. -6 [-45, +34] (299 games).
     LMR_DROP_ATTACKS = 0, 0, 1, 1;
     /// A drop within two squares of the enemy king and defended is reduced a ply less (1 = on).
+    /// -7 [-41, +26] (418 games).
     LMR_DROP_NEAR_KING = 0, 0, 1, 1;
     /// A non-PV node whose parent reduced the move into it by 3 or more, where the two static
     /// evaluations say the move cost its mover nothing, searches a ply deeper; one reduced by 1 or
     /// more that cost its mover 200 or more, a ply shallower (1 = on; the hindsight adjustment of
-    /// Stockfish and Stoat).
+    /// Stockfish and Stoat). +32 [-2, +66] (407 games), -14 [-44, +16] (528).
     HINDSIGHT = 0, 0, 1, 1;
     // Four of Stockfish's search ideas that Tokin lacked, each off until a clocked gate keeps it.
     // Each was screened on 2026-12-06 as one option of a `--features tune` build of this tree
@@ -261,6 +267,8 @@ params! {
     CORR_PAWN_WEIGHT = 12288, 0, 32768, 1024;
     /// The same for the castles (kings, golds, silvers), the cavalry (knights, bishops, rooks and
     /// their promotions, with those in hand) and the kings with both hands (`correction::Structure`).
+    /// All three at 8192 against none: +27 [-5, +60] (435 games), +17 [-10, +44] (626); together
+    /// +21 [+0, +42] in 1061.
     CORR_CASTLE_WEIGHT = 0, 0, 32768, 1024;
     CORR_CAVALRY_WEIGHT = 0, 0, 32768, 1024;
     CORR_KING_HAND_WEIGHT = 0, 0, 32768, 1024;
