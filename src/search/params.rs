@@ -177,10 +177,13 @@ params! {
     // Five more, from Stoat (Ciekce's shogi engine), each screened on 2026-12-06 as above against
     // the same tuning build without it (measurements/sprt/README.md, "Fixed-node screens"; two
     // runs with different opening samples where two figures are given). Off, or as before, until
-    // a clocked gate keeps them.
+    // a clocked gate keeps them; the bundle of the ones that held (the structure corrections,
+    // `LMR_CUT_NODE` 2, ProbCut with quiescence's TT stand pat) kept that gate: at 1 s byoyomi
+    // against the search without it, +116 -78 =6 in 200 games, +67 Elo [+24, +112] by pairs
+    // (measurements/sprt/README.md, `bundle-1s`), and is on since.
     /// Plies more of reduction for a quiet move at a node expected to cut off. At 2:
-    /// +16 [-18, +50] (395 games), +15 [-14, +43] (571).
-    LMR_CUT_NODE = 1, 0, 3, 1;
+    /// +16 [-18, +50] (395 games), +15 [-14, +43] (571); in the bundle above since.
+    LMR_CUT_NODE = 2, 0, 3, 1;
     /// A drop is reduced a ply less per enemy piece it attacks (1 = on; Stoat's term): forks and
     /// threats by drops are shogi's commonest tactic, and a late drop is otherwise reduced as the
     /// pointless ones are. -6 [-45, +34] (299 games).
@@ -213,13 +216,15 @@ params! {
     HIST_PRUNE_MAX_DEPTH = 4, 1, 8, 1;
     /// ProbCut: at non-PV nodes from `min_depth` on, a capture whose quiescence and then a search
     /// `PROBCUT_REDUCTION` plies shallower beat `beta + margin` cuts the node off (margin 0 = off).
-    /// At 200: +6 [-20, +31] (721 games); with `QS_TT_STAND_PAT` +21 [+1, +42] (1077 games).
-    PROBCUT_MARGIN = 0, 0, 400, 20;
+    /// At 200: +6 [-20, +31] (721 games); with `QS_TT_STAND_PAT` +21 [+1, +42] (1077 games); at 1 s
+    /// +19 [-25, +64] (236 games); on since the bundle's gate (see `LMR_CUT_NODE`).
+    PROBCUT_MARGIN = 200, 0, 400, 20;
     PROBCUT_MIN_DEPTH = 5, 3, 10, 1;
     PROBCUT_REDUCTION = 4, 2, 6, 1;
     /// Quiescence stands pat on the table's score instead of the static evaluation when its bound
-    /// says the score is the better estimate (1 = on). +6 [-19, +32] (705 games).
-    QS_TT_STAND_PAT = 0, 0, 1, 1;
+    /// says the score is the better estimate (1 = on). +6 [-19, +32] (705 games); on since the
+    /// bundle's gate, with ProbCut.
+    QS_TT_STAND_PAT = 1, 0, 1, 1;
     /// Internal iterative reduction: reduce by one ply when a node has no TT move from this depth.
     IIR_MIN_DEPTH = 4, 2, 8, 1;
     /// Quiescence delta pruning: skip a capture whose best-case gain leaves `alpha` out of reach.
@@ -268,10 +273,10 @@ params! {
     /// The same for the castles (kings, golds, silvers), the cavalry (knights, bishops, rooks and
     /// their promotions, with those in hand) and the kings with both hands (`correction::Structure`).
     /// All three at 8192 against none: +27 [-5, +60] (435 games), +17 [-10, +44] (626); together
-    /// +21 [+0, +42] in 1061.
-    CORR_CASTLE_WEIGHT = 0, 0, 32768, 1024;
-    CORR_CAVALRY_WEIGHT = 0, 0, 32768, 1024;
-    CORR_KING_HAND_WEIGHT = 0, 0, 32768, 1024;
+    /// +21 [+0, +42] in 1061. On at 8192 since the bundle's gate (see `LMR_CUT_NODE`).
+    CORR_CASTLE_WEIGHT = 8192, 0, 32768, 1024;
+    CORR_CAVALRY_WEIGHT = 8192, 0, 32768, 1024;
+    CORR_KING_HAND_WEIGHT = 8192, 0, 32768, 1024;
     CORR_CONTINUATION_WEIGHT = 8192, 0, 32768, 1024;
     /// Check extension (1 = on). YaneuraOu 9.70 has none (its source warns that checks run on in
     /// shogi, so Stockfish's old extension overdoes it). Off against on, a tuning build of
