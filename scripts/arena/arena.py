@@ -479,6 +479,7 @@ def report(run_dir, focus=None):
             out.append(f"  {name:<20} {len(walls):>6} moves, median {walls[len(walls) // 2]}, slowest {walls[-3:][::-1]}")
     out.append("")
 
+    out.extend(search_depths(arena_dir))
     out.extend(collapses(games, focus))
 
     forfeits = [g for g in games if g["ending"] == "time"]
@@ -500,6 +501,57 @@ def report(run_dir, focus=None):
     text = "\n".join(out) + "\n"
     (run_dir / "report.txt").write_text(text)
     print(text)
+
+
+INFO_FIELDS = ("depth", "seldepth", "nodes", "nps")
+
+
+def move_infos(transcript):
+    """Per move of one engine's transcript, its last `info` line's depth, seldepth, nodes and nps
+    (a dict of those it gave) before its `bestmove`."""
+    moves, last = [], None
+    for line in transcript.read_text(errors="replace").splitlines():
+        words = line.split()
+        if len(words) < 4 or words[1] != "in":
+            continue
+        if words[3] == "info" and "depth" in words:
+            fields = {}
+            for key in INFO_FIELDS:
+                if key in words[4:]:
+                    i = words.index(key, 4)
+                    if i + 1 < len(words) and words[i + 1].isdigit():
+                        fields[key] = int(words[i + 1])
+            if "depth" in fields:
+                last = fields
+        elif words[3] == "bestmove":
+            if last is not None:
+                moves.append(last)
+            last = None
+    return moves
+
+
+def search_depths(arena_dir):
+    """Report lines: how deep and how fast each engine searched, medians over its moves of its
+    last `info` line (what it reached when it answered). From the USI transcripts, which a state
+    file leaves out: a restored run's earlier sittings are not in it."""
+    by_engine = {}
+    for transcript in sorted((arena_dir / "transcripts").glob("*.log")):
+        head = transcript.read_text(errors="replace").splitlines()[:8]
+        engine = next((l.split(":", 1)[1].strip() for l in head if l.startswith("# engine:")), None)
+        if engine:
+            by_engine.setdefault(engine, []).extend(move_infos(transcript))
+    if not by_engine:
+        return []
+    out = ["search at each move's last info line (medians over the moves of this run's transcripts)"]
+    for engine, moves in sorted(by_engine.items()):
+        cells = []
+        for key in INFO_FIELDS:
+            values = sorted(m[key] for m in moves if key in m)
+            if values:
+                cells.append(f"{key} {values[len(values) // 2]}")
+        out.append(f"  {engine:<20} {len(moves):>6} moves, " + ", ".join(cells))
+    out.append("")
+    return out
 
 
 # A loss is "sudden" when the loser's own score was at least this good within its last
