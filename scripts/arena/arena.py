@@ -248,15 +248,23 @@ def elo_interval(w, l, d):
     return elo(s), elo(s - half), elo(s + half)
 
 
+def engine_lines(text):
+    """The words of each line an engine sent, from a ShogiArena USI transcript's text (its lines
+    read `<time>ms in <runner state> <what the engine sent>`)."""
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) >= 4 and words[1] == "in":
+            yield words[3:]
+
+
 def last_bestmove(transcript):
     """The last `bestmove` word an engine sent in a game, from its transcript (None when it has
     none, or when the transcript is not there)."""
     word = None
     if transcript.exists():
-        for line in transcript.read_text(errors="replace").splitlines():
-            m = re.search(r"\bin \S+ bestmove (\S+)", line)
-            if m:
-                word = m.group(1)
+        for words in engine_lines(transcript.read_text(errors="replace")):
+            if words[0] == "bestmove" and len(words) > 1:
+                word = words[1]
     return word
 
 
@@ -506,24 +514,25 @@ def report(run_dir, focus=None):
 INFO_FIELDS = ("depth", "seldepth", "nodes", "nps")
 
 
-def move_infos(transcript):
-    """Per move of one engine's transcript, its last `info` line's depth, seldepth, nodes and nps
-    (a dict of those it gave) before its `bestmove`."""
+def move_infos(text):
+    """Per move in one engine's transcript text, the depth, seldepth, nodes and nps (those it
+    gave) of its last `info` line with a depth before its `bestmove`."""
     moves, last = [], None
-    for line in transcript.read_text(errors="replace").splitlines():
-        words = line.split()
-        if len(words) < 4 or words[1] != "in":
-            continue
-        if words[3] == "info" and "depth" in words:
-            fields = {}
-            for key in INFO_FIELDS:
-                if key in words[4:]:
-                    i = words.index(key, 4)
-                    if i + 1 < len(words) and words[i + 1].isdigit():
-                        fields[key] = int(words[i + 1])
+    for words in engine_lines(text):
+        if words[0] == "info":
+            # The fields come before any `pv` or `string`, whose words are moves or free text.
+            head = words[1:]
+            for stop in ("pv", "string"):
+                if stop in head:
+                    head = head[: head.index(stop)]
+            fields = {
+                key: int(value)
+                for key, value in zip(head, head[1:])
+                if key in INFO_FIELDS and value.isdigit()
+            }
             if "depth" in fields:
                 last = fields
-        elif words[3] == "bestmove":
+        elif words[0] == "bestmove":
             if last is not None:
                 moves.append(last)
             last = None
@@ -536,10 +545,10 @@ def search_depths(arena_dir):
     file leaves out: a restored run's earlier sittings are not in it."""
     by_engine = {}
     for transcript in sorted((arena_dir / "transcripts").glob("*.log")):
-        head = transcript.read_text(errors="replace").splitlines()[:8]
-        engine = next((l.split(":", 1)[1].strip() for l in head if l.startswith("# engine:")), None)
+        text = transcript.read_text(errors="replace")
+        engine = next((l.split(":", 1)[1].strip() for l in text.splitlines()[:8] if l.startswith("# engine:")), None)
         if engine:
-            by_engine.setdefault(engine, []).extend(move_infos(transcript))
+            by_engine.setdefault(engine, []).extend(move_infos(text))
     if not by_engine:
         return []
     out = ["search at each move's last info line (medians over the moves of this run's transcripts)"]
