@@ -227,6 +227,14 @@ params! {
     QS_TT_STAND_PAT = 1, 0, 1, 1;
     /// Internal iterative reduction: reduce by one ply when a node has no TT move from this depth.
     IIR_MIN_DEPTH = 4, 2, 8, 1;
+    // Three more of Stockfish's and YaneuraOu's, off until a clocked gate keeps them (2026-12-07):
+    // a ply more of LMR once the children of this node and its siblings failed high more than
+    // `LMR_CUTOFFS` times (`cutoffCnt`); futility that moves a quiet's expected depth by its
+    // history over `FUTILITY_HIST_DIV` (YaneuraOu: 3220 on a like scale); the quiet SEE margin
+    // `-SEE_QUIET_QUAD * d^2` (YaneuraOu: 25) instead of `SEE_QUIET_MARGIN * d`.
+    LMR_CUTOFFS = 0, 0, 4, 1;
+    FUTILITY_HIST_DIV = 0, 0, 8000, 250;
+    SEE_QUIET_QUAD = 0, 0, 60, 5;
     /// Quiescence delta pruning: skip a capture whose best-case gain leaves `alpha` out of reach.
     QS_FUTILITY_MARGIN = 200, 50, 400, 20;
     /// Quiescence move-count pruning: past this many moves, only checks and recaptures are

@@ -175,6 +175,9 @@ struct Frame {
     /// Plies by which the move searched from this ply is being reduced (0 outside a reduced
     /// search), so the child can judge the reduction in hindsight.
     reduction: i32,
+    /// Beta cutoffs at this ply since the node two plies up began (Stockfish's `cutoffCnt`):
+    /// many say the node one ply up is an all node, whose late moves `LMR_CUTOFFS` reduces more.
+    cutoffs: u8,
 }
 
 impl Frame {
@@ -185,6 +188,7 @@ impl Frame {
         moved: false,
         excluded: None,
         reduction: 0,
+        cutoffs: 0,
     };
 }
 
@@ -262,6 +266,40 @@ fn futile_quiet(depth: i32, move_count: usize, static_eval: i32, alpha: i32) -> 
     lmr_depth < params::FUTILITY_MAX_DEPTH.get()
         && static_eval + params::FUTILITY_BASE.get() + params::FUTILITY_MULT.get() * lmr_depth
             <= alpha
+}
+
+/// `futile_quiet` for one move whose history (butterfly and continuations) is `hist`: with
+/// `FUTILITY_HIST_DIV` on, the move's expected depth grows (or shrinks) by `hist` over it, as in
+/// Stockfish's and YaneuraOu's futility, so a move that often refuted here is tried deeper and
+/// one that often failed is dropped sooner. Not monotone in the move count then, so the move
+/// picker's shortcut (`quiet_checks_only`) is off with it.
+#[inline]
+fn futile_quiet_history(
+    depth: i32,
+    move_count: usize,
+    static_eval: i32,
+    alpha: i32,
+    hist: i32,
+) -> bool {
+    let div = params::FUTILITY_HIST_DIV.get();
+    if div == 0 {
+        return futile_quiet(depth, move_count, static_eval, alpha);
+    }
+    let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0) + hist / div;
+    lmr_depth < params::FUTILITY_MAX_DEPTH.get()
+        && static_eval + params::FUTILITY_BASE.get() + params::FUTILITY_MULT.get() * lmr_depth
+            <= alpha
+}
+
+/// How much material a quiet move may give away (SEE) at an expected depth `lmr_depth` before
+/// it is pruned: linear in the depth, or with `SEE_QUIET_QUAD` on quadratic as YaneuraOu's
+/// (-25 d^2 there), which spares sacrifices at the larger depths where mating attacks need them.
+#[inline]
+fn quiet_see_margin(lmr_depth: i32) -> i32 {
+    match params::SEE_QUIET_QUAD.get() {
+        0 => params::SEE_QUIET_MARGIN.get() * lmr_depth,
+        quad => -quad * lmr_depth * lmr_depth,
+    }
 }
 
 /// Late-move pruning: how many moves a non-PV node tries before it drops the quiet ones.
@@ -794,6 +832,8 @@ impl<E: Evaluator> Worker<E> {
         };
         self.eval.set_root(&self.pos);
         self.stack[2].killers = [None; 2];
+        self.stack[1].cutoffs = 0;
+        self.stack[2].cutoffs = 0;
         let in_check = self.pos.in_check();
         let mut best_score = -INFINITE;
         let mut best_move = None;
@@ -1062,6 +1102,7 @@ impl<E: Evaluator> Worker<E> {
             return if in_check { 0 } else { self.evaluate(ply) };
         }
         self.stack[ply + 2].killers = [None; 2];
+        self.stack[ply + 2].cutoffs = 0;
         self.stack[ply].piece_to = None;
         self.stack[ply].moved = false;
 
@@ -1304,7 +1345,10 @@ impl<E: Evaluator> Worker<E> {
             if ply > 0 && best_score > -MATE_IN_MAX_PLY {
                 if lmp_applies && move_count >= lmp_limit {
                     picker.skip_quiets();
-                } else if !in_check && futile_quiet(depth, move_count + 1, static_eval, alpha) {
+                } else if !in_check
+                    && params::FUTILITY_HIST_DIV.get() == 0
+                    && futile_quiet(depth, move_count + 1, static_eval, alpha)
+                {
                     picker.quiet_checks_only();
                 }
             }
@@ -1335,7 +1379,9 @@ impl<E: Evaluator> Worker<E> {
                         continue;
                     }
                     // Futility.
-                    if !in_check && futile_quiet(depth, move_count, static_eval, alpha) {
+                    if !in_check
+                        && futile_quiet_history(depth, move_count, static_eval, alpha, hist)
+                    {
                         continue;
                     }
                     // History: this move has failed here again and again.
@@ -1347,7 +1393,7 @@ impl<E: Evaluator> Worker<E> {
                     }
                     // SEE: the moved piece just hangs.
                     if lmr_depth < params::SEE_PRUNE_MAX_DEPTH.get()
-                        && !see_ge(pos, m, params::SEE_QUIET_MARGIN.get() * lmr_depth)
+                        && !see_ge(pos, m, quiet_see_margin(lmr_depth))
                     {
                         continue;
                     }
@@ -1434,6 +1480,10 @@ impl<E: Evaluator> Worker<E> {
                     r -= i32::from(improving) + i32::from(gives_check) + drop_relief;
                     r -= hist / params::LMR_HISTORY_DIV.get();
                 }
+                let cutoffs = params::LMR_CUTOFFS.get();
+                if cutoffs > 0 && i32::from(self.stack[ply + 1].cutoffs) > cutoffs {
+                    r += 1;
+                }
                 let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                 self.stack[ply].reduction = new_depth - d;
                 score = -self.search::<false>(sh, -alpha - 1, -alpha, d, ply + 1, true);
@@ -1470,6 +1520,7 @@ impl<E: Evaluator> Worker<E> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
+                        self.stack[ply].cutoffs = self.stack[ply].cutoffs.saturating_add(1);
                         break;
                     }
                     alpha = score;
