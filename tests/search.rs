@@ -1,8 +1,11 @@
 //! Search behaviour through the public `Pool` API: results, protocol rules, determinism.
 
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
 use tokin::core::{Position, Variant};
+use tokin::mate::{MateLimits, MateResult, MateSolver};
 use tokin::search::{BestMove, EventSink, Limits, Pool, Score, SearchConfig, SearchEvent};
 
 const STARTPOS: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
@@ -516,6 +519,38 @@ fn a_timed_search_does_not_walk_into_a_proven_mate() {
         [BestMove::Move { best, .. }] => assert_ne!(best.to_usi(), "7e7d"),
         ref other => panic!("unexpected {other:?}"),
     }
+}
+
+/// Black to move (g0065 of the bundle against gpsusi at 1 s byoyomi, 2026-12-07): 6b5b, 6b5a,
+/// 1e1d, 3b4b and 4c4b each look best at some depth and each lets White mate in 15 plies of
+/// checks. A move that first led within an iteration the clock then cut short went unchecked:
+/// 6b5b was played in 3 of 4 searches at 1 s byoyomi, 3b4b in 4 of 4 of this test beside a match.
+const BEST_LATE_WALKS_INTO_MATE: &str =
+    "l7l/3+Rsg+P1k/p4S1pp/7b1/4P2NP/1P7/P2P1PBPL/2+r3P2/L4gSK1 b 2N5P2gsnp 101";
+
+#[test]
+fn a_move_that_becomes_best_within_an_iteration_is_checked_too() {
+    let rec = search(
+        BEST_LATE_WALKS_INTO_MATE,
+        movetime(1000),
+        SearchConfig::default(),
+    );
+    let [BestMove::Move { best, .. }] = rec.best_moves()[..] else {
+        panic!("unexpected {:?}", rec.best_moves());
+    };
+    // The move played leaves no mate that df-pn proves in the time the defence check had.
+    let mut after = pos(BEST_LATE_WALKS_INTO_MATE);
+    after.do_move(best);
+    let limits = MateLimits {
+        time_ms: Some(500),
+        nodes: None,
+    };
+    let result = MateSolver::new(16).prove(&after, limits, &AtomicBool::new(false));
+    assert!(
+        !matches!(result, MateResult::Mate(_)),
+        "{} lets White mate: {result:?}",
+        best.to_usi()
+    );
 }
 
 #[test]

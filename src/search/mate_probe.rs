@@ -7,8 +7,10 @@
 //! is under `MIN_PROBE_MS`, when the king is not in danger, and in searches that asked for a depth or
 //! node count (those must stay reproducible, e.g. `bench`).
 //!
-//! The defence check turns the probe around: after an iteration, the position after the best root
-//! move, with the opponent to move, is probed for the opponent's mate by checks (`refutation`). Of
+//! The defence check turns the probe around: the position after the best root move, with the
+//! opponent to move, is probed for the opponent's mate by checks (`refutation`), after each
+//! iteration and as soon as a move becomes best within one (a move that first led in an
+//! iteration the clock cut short was otherwise played unchecked: g0065 of the bundle's run). Of
 //! Tokin's 40 losses to gpsusi at 1 s byoyomi (2026-12-05), 18 came with gpsusi announcing a mate
 //! right after a Tokin move; in 11 of them df-pn proves that mate after the move Tokin played
 //! (`scripts/arena/arena.py mates`), while most of those positions had moves after which it proves

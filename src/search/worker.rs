@@ -94,7 +94,7 @@ pub(crate) struct Shared {
     /// Ends the root mate probe: raised with `stop`, and by a `ponderhit` whose clock leaves the
     /// probe less than the ponder search gave it (the probe watches no deadline of its own).
     pub probe_stop: AtomicBool,
-    /// Root moves the defence check proved lose to a mate (`Worker::refute_best`).
+    /// Root moves the defence check proved lose to a mate (`Worker::defence_refutes`).
     pub refuted: Mutex<Vec<Move>>,
     /// Where thread 0 sends periodic `Progress` events.
     pub sink: super::pool::EventSink,
@@ -386,6 +386,8 @@ pub(crate) struct Worker<E: Evaluator> {
     completed_depth: u32,
     /// Null move is disabled for plies below this (null-move verification).
     nmp_min_ply: usize,
+    /// The defence check's moves and time in this search (main thread).
+    defence: Defence,
     pub clock_trace: ClockTrace,
 }
 
@@ -409,6 +411,7 @@ impl<E: Evaluator> Worker<E> {
             root_depth: 0,
             completed_depth: 0,
             nmp_min_ply: 0,
+            defence: Defence::default(),
             clock_trace: ClockTrace::default(),
         }
     }
@@ -445,6 +448,7 @@ impl<E: Evaluator> Worker<E> {
         self.seldepth = 0;
         self.completed_depth = 0;
         self.nmp_min_ply = 0;
+        self.defence = Defence::default();
         self.stack.fill(Frame::EMPTY);
         self.clock_trace = ClockTrace {
             last_check_ms: self.shared().elapsed_ms(),
@@ -546,7 +550,6 @@ impl<E: Evaluator> Worker<E> {
         let mut prev_iteration_score = -INFINITE;
         // One handle for the whole search: the hot path borrows it instead of touching the Arc.
         let shared = Arc::clone(self.shared.as_ref().expect("worker prepared"));
-        let mut defence = Defence::default();
         let mut depth = 0;
         while depth < max_depth {
             depth += 1;
@@ -590,7 +593,7 @@ impl<E: Evaluator> Worker<E> {
 
             let Some(main) = main else { continue };
             self.report(main);
-            if self.refute_best(&shared, depth, &mut defence) {
+            if self.refute_best(&shared, depth) {
                 // The best move loses to a mate: the same depth again without it.
                 depth -= 1;
                 last_best = None;
@@ -643,58 +646,16 @@ impl<E: Evaluator> Worker<E> {
         self.shared().nodes[self.id].store(self.nodes, Ordering::Relaxed);
     }
 
-    /// The defence check (`mate_probe::refutation`) of the best root move, once per move and from
-    /// `DEFENCE_MIN_DEPTH` on, in searches with a hard time limit (depth and node searches stay
-    /// pure alpha-beta and reproducible) and one line. A move after which the opponent is proven
-    /// to mate by checks leaves the root moves (unless it is the last) for every thread
-    /// (`Shared::refuted`); `true` then, and the caller searches the iteration again.
-    fn refute_best(&mut self, sh: &Shared, depth: u32, defence: &mut Defence) -> bool {
+    /// The defence check of the best root move after a completed iteration (a move that becomes
+    /// best within one is checked there, `root_search`). A move after which the opponent is proven
+    /// to mate by checks leaves the root moves for every thread; `true` then, and the caller
+    /// searches the iteration again.
+    fn refute_best(&mut self, sh: &Shared, depth: u32) -> bool {
         let best = &self.root_moves[0];
-        if self.multipv > 1
-            || self.root_moves.len() < 2
-            || depth < DEFENCE_MIN_DEPTH
-            || is_mate_score(best.score)
-            || defence.probed.contains(&best.mv)
-            || sh.pondering.load(Ordering::Relaxed)
-        {
+        if !self.defence_refutes(sh, best.mv, best.score, depth) {
             return false;
         }
-        let (limits, clock_start) = *sh.clock.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(hard) = limits.hard else {
-            return false;
-        };
-        let started = sh.elapsed_ms();
-        let elapsed = started.saturating_sub(clock_start);
-        let Some(budget) = mate_probe::defence_budget_ms(hard, defence.spent_ms, elapsed) else {
-            return false;
-        };
-        let mv = best.mv;
-        defence.probed.push(mv);
-        let mut child = self.pos.clone();
-        child.do_move(mv);
-        let line = mate_probe::refutation(&child, budget, &sh.stop);
-        let finished = sh.elapsed_ms();
-        defence.spent_ms += finished - started;
-        let Some(line) = line else {
-            log::trace!(
-                "defence: {} holds for {} ms at depth {depth}",
-                mv.to_usi(),
-                finished - started
-            );
-            return false;
-        };
-        log::debug!(
-            "defence: {} (scored {}) loses to a mate in {} plies, proven in {} ms at depth {depth}",
-            mv.to_usi(),
-            self.root_moves[0].score,
-            line.len(),
-            finished - started
-        );
         let refuted = self.root_moves.remove(0);
-        sh.refuted
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(mv);
         // Until the repeated iteration scores it, the next move stands in the vote with the
         // refuted move's score as an upper bound: every other move failed low against it.
         let next = &mut self.root_moves[0];
@@ -709,6 +670,58 @@ impl<E: Evaluator> Worker<E> {
         if unscored {
             self.root_moves[0].score = -INFINITE;
         }
+        true
+    }
+
+    /// The defence check (`mate_probe::refutation`) of root move `mv`, scored `score` at `depth`:
+    /// once per move and search, from `DEFENCE_MIN_DEPTH` on, in searches with a hard time limit
+    /// (depth and node searches stay pure alpha-beta and reproducible), one line, and while
+    /// another root move is left. `true` when the opponent is proven to mate by checks after it;
+    /// the move is then in `Shared::refuted` for every thread, and the caller drops it.
+    fn defence_refutes(&mut self, sh: &Shared, mv: Move, score: i32, depth: u32) -> bool {
+        if self.multipv > 1
+            || self.root_moves.len() < 2
+            || depth < DEFENCE_MIN_DEPTH
+            || is_mate_score(score)
+            || self.defence.probed.contains(&mv)
+            || sh.pondering.load(Ordering::Relaxed)
+        {
+            return false;
+        }
+        let (limits, clock_start) = *sh.clock.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(hard) = limits.hard else {
+            return false;
+        };
+        let started = sh.elapsed_ms();
+        let elapsed = started.saturating_sub(clock_start);
+        let Some(budget) = mate_probe::defence_budget_ms(hard, self.defence.spent_ms, elapsed)
+        else {
+            return false;
+        };
+        self.defence.probed.push(mv);
+        let mut child = self.pos.clone();
+        child.do_move(mv);
+        let line = mate_probe::refutation(&child, budget, &sh.stop);
+        let finished = sh.elapsed_ms();
+        self.defence.spent_ms += finished - started;
+        let Some(line) = line else {
+            log::trace!(
+                "defence: {} holds for {} ms at depth {depth}",
+                mv.to_usi(),
+                finished - started
+            );
+            return false;
+        };
+        log::debug!(
+            "defence: {} (scored {score}) loses to a mate in {} plies, proven in {} ms at depth {depth}",
+            mv.to_usi(),
+            line.len(),
+            finished - started
+        );
+        sh.refuted
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(mv);
         true
     }
 
@@ -784,7 +797,7 @@ impl<E: Evaluator> Worker<E> {
             (-INFINITE, INFINITE)
         };
         loop {
-            let score = self.root_search(sh, alpha, beta, depth);
+            let score = self.root_search(sh, alpha, beta, depth, main.is_some());
             self.root_moves[self.pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             if sh.stop.load(Ordering::Relaxed) {
                 return;
@@ -821,8 +834,18 @@ impl<E: Evaluator> Worker<E> {
         }
     }
 
-    /// The root node: searches root moves `pv_idx..` in their current order.
-    fn root_search(&mut self, sh: &Shared, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+    /// The root node: searches root moves `pv_idx..` in their current order. On the main thread
+    /// (`defend`) a move that becomes the best one has the defence check at once and leaves the
+    /// root moves if it loses to a mate: checked only after its iteration, a move that became
+    /// best in an iteration the clock then cut short would be played unchecked.
+    fn root_search(
+        &mut self,
+        sh: &Shared,
+        mut alpha: i32,
+        beta: i32,
+        depth: i32,
+        defend: bool,
+    ) -> i32 {
         let ply = 0;
         self.pv_len[0] = 0;
         self.stack[0] = Frame {
@@ -837,7 +860,8 @@ impl<E: Evaluator> Worker<E> {
         let in_check = self.pos.in_check();
         let mut best_score = -INFINITE;
         let mut best_move = None;
-        for i in self.pv_idx..self.root_moves.len() {
+        let mut i = self.pv_idx;
+        while i < self.root_moves.len() {
             let m = self.root_moves[i].mv;
             let move_count = i - self.pv_idx + 1;
             self.seldepth = 0;
@@ -867,6 +891,14 @@ impl<E: Evaluator> Worker<E> {
             if sh.stop.load(Ordering::Relaxed) {
                 break;
             }
+            if defend
+                && move_count > 1
+                && score > alpha
+                && self.defence_refutes(sh, m, score, depth as u32)
+            {
+                self.root_moves.remove(i);
+                continue;
+            }
             let seldepth = self.seldepth as u32;
             let rm = &mut self.root_moves[i];
             if move_count == 1 || score > alpha {
@@ -892,6 +924,7 @@ impl<E: Evaluator> Worker<E> {
                     alpha = score;
                 }
             }
+            i += 1;
         }
         if let Some(m) = best_move {
             if !sh.stop.load(Ordering::Relaxed) && self.pv_idx == 0 {
