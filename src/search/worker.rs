@@ -1178,6 +1178,15 @@ impl<E: Evaluator> Worker<E> {
                     TtBound::None => false,
                 }
             {
+                // The table's move refuted this node before: its history learns it as a
+                // search's cutoff would have taught it (Stockfish's quiet TT move bonus).
+                if params::TT_CUTOFF_HISTORY.get() != 0 && score >= beta {
+                    if let Some(m) = tt_move.filter(|&m| !is_tactical(&self.pos, m)) {
+                        let pt = piece_to(&self.pos, m);
+                        let prev = self.prev(ply);
+                        self.history.update_quiet(side, m, pt, prev, bonus(depth));
+                    }
+                }
                 return score;
             }
         }
@@ -1582,6 +1591,16 @@ impl<E: Evaluator> Worker<E> {
             } else {
                 mated_in(ply)
             };
+        }
+
+        // A fail high's score pulled toward beta by depth: an overshoot found by a shallow search
+        // is mostly noise, and a softer bound keeps the parents' windows stable (Stockfish).
+        if params::FAIL_HIGH_BLEND.get() != 0
+            && best_score >= beta
+            && !is_mate_score(best_score)
+            && !is_mate_score(beta)
+        {
+            best_score = (best_score * depth + beta) / (depth + 1);
         }
 
         // 17. Learn from the cutoff: reward the move that caused it, punish the ones tried before it
