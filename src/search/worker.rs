@@ -1169,9 +1169,6 @@ impl<E: Evaluator> Worker<E> {
             .and_then(|h| h.mv())
             .filter(|&m| self.pos.is_pseudo_legal(m));
         let tt_score = tt_hit.map(|h| from_tt(h.score, ply));
-        // On a principal variation now or when the table's entry was written (Stockfish's
-        // `ttPv`): such nodes are searched less reduced, and keep the mark in the table.
-        let tt_pv = PV || (params::TT_PV.get() != 0 && probe.hit.is_some_and(|h| h.is_pv));
         if let (false, Some(hit), Some(score)) = (PV, tt_hit, tt_score) {
             if hit.depth as i32 >= depth
                 && match hit.bound {
@@ -1534,7 +1531,7 @@ impl<E: Evaluator> Worker<E> {
                 if tactical {
                     r += i32::from(cut_node) - 1;
                 } else {
-                    r += i32::from(!tt_pv) + i32::from(cut_node) * params::LMR_CUT_NODE.get();
+                    r += i32::from(!PV) + i32::from(cut_node) * params::LMR_CUT_NODE.get();
                     r -= i32::from(improving) + i32::from(gives_check) + drop_relief;
                     r -= hist / params::LMR_HISTORY_DIV.get();
                 }
@@ -1669,7 +1666,7 @@ impl<E: Evaluator> Worker<E> {
             stored_eval,
             depth,
             bound,
-            tt_pv,
+            PV,
         );
         best_score
     }
