@@ -8,12 +8,6 @@ use crate::core::{Color, HandKind, Move, Piece, PieceKind, Position, Square};
 /// A (piece after the move, destination) pair: the context continuation history keys on.
 pub const PIECE_TO: usize = Piece::NUM * Square::NUM;
 
-/// The (piece, destination) indices of the moves 1, 2 and 4 plies back whose continuation
-/// histories a quiet move is scored and updated in (`None`: no such move, or the ply-4 table
-/// switched off by `CONT_HIST_PLY4`). Ply 4 is the side to move's own move two turns ago, as in
-/// Stockfish's and YaneuraOu's searches.
-pub type PrevMoves = [Option<usize>; 3];
-
 /// Index of the (piece, destination) of `m` played in `pos` (before it is made): the piece is the
 /// one standing on the destination afterwards, so a promotion counts as the promoted piece.
 #[inline]
@@ -46,7 +40,7 @@ static ZERO_ROW: [i16; PIECE_TO] = [0; PIECE_TO];
 /// `History::quiet_score` with the side's and the previous moves' tables already looked up.
 pub struct QuietScorer<'a> {
     butterfly: &'a [[i16; Square::NUM]; Move::SOURCES],
-    continuation: [&'a [i16]; 3],
+    continuation: [&'a [i16]; 2],
 }
 
 impl QuietScorer<'_> {
@@ -56,7 +50,6 @@ impl QuietScorer<'_> {
         self.butterfly[m.source_index()][m.to().index()] as i32
             + self.continuation[0][cur] as i32
             + self.continuation[1][cur] as i32
-            + self.continuation[2][cur] as i32
     }
 
     /// `score` of a drop of `kind` (as `piece`, the scorer's side's) on every square, plus
@@ -73,17 +66,14 @@ impl QuietScorer<'_> {
         let base = piece.index() * Square::NUM;
         let one = &self.continuation[0][base..base + Square::NUM];
         let two = &self.continuation[1][base..base + Square::NUM];
-        let four = &self.continuation[2][base..base + Square::NUM];
-        std::array::from_fn(|i| {
-            butterfly[i] as i32 + one[i] as i32 + two[i] as i32 + four[i] as i32 + bias[i]
-        })
+        std::array::from_fn(|i| butterfly[i] as i32 + one[i] as i32 + two[i] as i32 + bias[i])
     }
 }
 
 pub struct History {
     /// `[side][source][to]`.
     butterfly: Box<[[[i16; Square::NUM]; Move::SOURCES]; 2]>,
-    /// `[previous piece_to][piece_to]`, flattened; used for the moves 1, 2 and 4 plies back.
+    /// `[previous piece_to][piece_to]`, flattened; used for the moves one and two plies back.
     continuation: Box<[i16]>,
     /// `[previous piece_to]`: the quiet move that last refuted it.
     counter: Box<[Option<Move>]>,
@@ -130,31 +120,37 @@ impl History {
         prev.and_then(|p| self.counter[p])
     }
 
-    /// Ordering score of a quiet move: butterfly plus the continuation histories of the moves
-    /// `prev`.
+    /// Ordering score of a quiet move: butterfly plus the continuation histories of the moves one
+    /// and two plies back.
     #[inline]
-    pub fn quiet_score(&self, side: Color, m: Move, cur: usize, prev: PrevMoves) -> i32 {
+    pub fn quiet_score(&self, side: Color, m: Move, cur: usize, prev: [Option<usize>; 2]) -> i32 {
         self.quiet_scorer(side, prev).score(m, cur)
     }
 
     /// The tables `quiet_score` reads for `side` after the moves `prev`, looked up once for a
     /// whole list of moves.
     #[inline]
-    pub fn quiet_scorer(&self, side: Color, prev: PrevMoves) -> QuietScorer<'_> {
+    pub fn quiet_scorer(&self, side: Color, prev: [Option<usize>; 2]) -> QuietScorer<'_> {
         let row = |p: Option<usize>| match p {
             Some(p) => &self.continuation[p * PIECE_TO..(p + 1) * PIECE_TO],
             None => &ZERO_ROW[..],
         };
         QuietScorer {
             butterfly: &self.butterfly[side.index()],
-            continuation: [row(prev[0]), row(prev[1]), row(prev[2])],
+            continuation: [row(prev[0]), row(prev[1])],
         }
     }
 
-    /// Rewards (`bonus > 0`) or punishes a quiet move in the butterfly table and the
-    /// continuation tables of `prev`.
+    /// Rewards (`bonus > 0`) or punishes a quiet move in all three tables.
     #[inline]
-    pub fn update_quiet(&mut self, side: Color, m: Move, cur: usize, prev: PrevMoves, bonus: i32) {
+    pub fn update_quiet(
+        &mut self,
+        side: Color,
+        m: Move,
+        cur: usize,
+        prev: [Option<usize>; 2],
+        bonus: i32,
+    ) {
         gravity(
             &mut self.butterfly[side.index()][m.source_index()][m.to().index()],
             bonus,

@@ -13,7 +13,7 @@
 //! TT, killer and counter moves are re-validated with `Position::is_pseudo_legal`. The caller
 //! filters with `is_legal_pseudo` just before playing.
 
-use super::history::{piece_to, History, PrevMoves};
+use super::history::{piece_to, History};
 use super::params;
 use super::see::see_ge;
 use super::values::piece_value;
@@ -57,7 +57,7 @@ pub struct OrderingContext {
     pub killers: [Option<Move>; 2],
     pub counter: Option<Move>,
     /// (piece, to) of the moves one and two plies back.
-    pub prev: PrevMoves,
+    pub prev: [Option<usize>; 2],
 }
 
 pub struct MovePicker {
@@ -164,7 +164,7 @@ impl MovePicker {
         let ctx = OrderingContext {
             killers: [None; 2],
             counter: None,
-            prev: [None; 3],
+            prev: [None; 2],
         };
         if pos.in_check() {
             MovePicker::with(tt_move, ctx, Stage::GenEvasions)
@@ -633,19 +633,13 @@ mod tests {
         let mut quiets = MoveList::new();
         generate_quiets(&pos, &mut quiets);
         assert!(quiets.len() > 100, "a list long enough to need ordering");
-        // Continuation history after three made-up previous moves, so all four tables count.
-        let prev = [Some(1234), Some(567), Some(89)];
+        // Continuation history after two made-up previous moves, so all three tables count.
+        let prev = [Some(1234), Some(567)];
         let mut history = History::new();
         for (i, &m) in quiets.iter().enumerate() {
             let bonus = (i * 37 % 9) as i32 * 2000 - 8000;
             history.update_quiet(side, m, piece_to(&pos, m), prev, bonus);
-            history.update_quiet(
-                side,
-                m,
-                piece_to(&pos, m),
-                [prev[i % 3], None, None],
-                bonus / 3,
-            );
+            history.update_quiet(side, m, piece_to(&pos, m), [prev[i % 2], None], bonus / 3);
         }
         // The nudges as documented, written out again rather than taken from the picker.
         let near = near_king(&pos);

@@ -236,15 +236,12 @@ params! {
     FUTILITY_HIST_DIV = 0, 0, 8000, 250;
     SEE_QUIET_QUAD = 0, 0, 60, 5;
     /// Quiescence delta pruning: skip a capture whose best-case gain leaves `alpha` out of reach.
-    // Five more of Stockfish's, off until a clocked gate keeps them (2026-12-07): the
-    // continuation history of the side to move's own move two turns back (ply 4) in quiet
-    // ordering and learning; a double extension of a singular move whose alternatives fail low
-    // by more than `SE_DOUBLE_MARGIN` below the singular bound (non-PV); a ply less for a
-    // TT move that is not singular at a cut node; a quiet TT move's history bonus when its
-    // entry cuts the node off; a fail high's score blended with beta by depth.
-    CONT_HIST_PLY4 = 0, 0, 1, 1;
-    SE_DOUBLE_MARGIN = 0, 0, 100, 5;
-    SE_CUT_NODE_REDUCTION = 0, 0, 1, 1;
+    // Two more of Stockfish's, off until a clocked gate keeps them (2026-12-07): a quiet TT
+    // move's history bonus when its entry cuts the node off; a fail high's score blended with
+    // beta by depth. Screened with three more that were removed again, level as when screened
+    // on branches before (measurements/sprt/README.md, 2026-12-07 16:02): the continuation
+    // history of the move 4 plies back, double singular extensions, a ply less for a
+    // non-singular TT move at a cut node; and `ttPv` reductions (-27 [-63, +9]).
     TT_CUTOFF_HISTORY = 0, 0, 1, 1;
     FAIL_HIGH_BLEND = 0, 0, 1, 1;
     QS_FUTILITY_MARGIN = 200, 50, 400, 20;

@@ -8,7 +8,7 @@
 use super::api::{Bound, SearchEvent, SearchInfo};
 use super::correction::{Correction, Slots};
 use super::eval_stack::EvalStack;
-use super::history::{bonus, piece_to, History, PrevMoves};
+use super::history::{bonus, piece_to, History};
 use super::mate3;
 use super::mate_probe;
 use super::movepick::{is_tactical, MovePicker, OrderingContext};
@@ -988,22 +988,19 @@ impl<E: Evaluator> Worker<E> {
         self.pos.undo_move();
     }
 
-    /// The moves whose continuation histories order and learn the quiets of the node at `ply`.
     #[inline]
-    fn prev(&self, ply: usize) -> PrevMoves {
-        let back = |n: usize| {
-            if ply >= n {
-                self.stack[ply - n].piece_to
-            } else {
-                None
-            }
-        };
-        let four = if params::CONT_HIST_PLY4.get() != 0 {
-            back(4)
+    fn prev(&self, ply: usize) -> [Option<usize>; 2] {
+        let one = if ply >= 1 {
+            self.stack[ply - 1].piece_to
         } else {
             None
         };
-        [back(1), back(2), four]
+        let two = if ply >= 2 {
+            self.stack[ply - 2].piece_to
+        } else {
+            None
+        };
+        [one, two]
     }
 
     /// Where the correction history keeps the node at `ply` (the current position).
@@ -1493,21 +1490,11 @@ impl<E: Evaluator> Worker<E> {
                     if sh.stop.load(Ordering::Relaxed) {
                         return 0;
                     }
-                    let double_margin = params::SE_DOUBLE_MARGIN.get();
                     if score < singular_beta {
-                        // Far below: the move is all this node has, worth a second ply.
-                        extension =
-                            if !PV && double_margin > 0 && score < singular_beta - double_margin {
-                                2
-                            } else {
-                                1
-                            };
+                        extension = 1;
                     } else if !PV && singular_beta >= beta {
                         return singular_beta;
                     } else if tt_score >= beta {
-                        extension = -1;
-                    } else if cut_node && params::SE_CUT_NODE_REDUCTION.get() != 0 {
-                        // Not singular at a node expected to fail high: other moves will do.
                         extension = -1;
                     }
                 }
