@@ -235,14 +235,13 @@ params! {
     LMR_CUTOFFS = 0, 0, 4, 1;
     FUTILITY_HIST_DIV = 0, 0, 8000, 250;
     SEE_QUIET_QUAD = 0, 0, 60, 5;
-    // Two more of Stockfish's, off until a clocked gate keeps them (2026-12-07): a quiet TT
-    // move's history bonus when its entry cuts the node off; a fail high's score blended with
-    // beta by depth. Screened with three more that were removed again, level as when screened
-    // on branches before (measurements/sprt/README.md, 2026-12-07 16:02): the continuation
-    // history of the move 4 plies back, double singular extensions, a ply less for a
-    // non-singular TT move at a cut node; and `ttPv` reductions (-27 [-63, +9]).
+    // One more of Stockfish's, off until a clocked gate keeps it (2026-12-07): a quiet TT move's
+    // history bonus when its entry cuts the node off (+2 [-32, +36] in 398 games). Screened
+    // beside it and removed again, level or below over their samples here and on earlier
+    // branches (measurements/sprt/README.md, 2026-12-07 16:02): the continuation history of
+    // the move 4 plies back, double singular extensions, a ply less for a non-singular TT move
+    // at a cut node, `ttPv` reductions and the fail-high score blended with beta.
     TT_CUTOFF_HISTORY = 0, 0, 1, 1;
-    FAIL_HIGH_BLEND = 0, 0, 1, 1;
     /// Quiescence delta pruning: skip a capture whose best-case gain leaves `alpha` out of reach.
     QS_FUTILITY_MARGIN = 200, 50, 400, 20;
     /// Quiescence move-count pruning: past this many moves, only checks and recaptures are

@@ -1580,16 +1580,6 @@ impl<E: Evaluator> Worker<E> {
             };
         }
 
-        // A fail high's score pulled toward beta by depth: an overshoot found by a shallow search
-        // is mostly noise, and a softer bound keeps the parents' windows stable (Stockfish).
-        if params::FAIL_HIGH_BLEND.get() != 0
-            && best_score >= beta
-            && !is_mate_score(best_score)
-            && !is_mate_score(beta)
-        {
-            best_score = (best_score * depth + beta) / (depth + 1);
-        }
-
         // 17. Learn from the cutoff: reward the move that caused it, punish the ones tried before it
         // (captures in the capture history, quiets in the quiet tables).
         if let Some(best) = best_move.filter(|_| best_score >= beta) {
