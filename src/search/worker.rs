@@ -988,6 +988,8 @@ impl<E: Evaluator> Worker<E> {
         self.pos.undo_move();
     }
 
+    /// The (piece, destination) of the moves one and two plies back from the node at `ply`,
+    /// whose continuation histories order and learn its quiets.
     #[inline]
     fn prev(&self, ply: usize) -> [Option<usize>; 2] {
         let one = if ply >= 1 {
