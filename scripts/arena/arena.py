@@ -176,28 +176,37 @@ def shogiarena(mode, run_dir, extra, minutes=None):
     """Runs `shogiarena run MODE` on run_dir/config.yaml with its state in run_dir/arena.
 
     With `minutes`, the run is interrupted (SIGINT, as Ctrl-C: ShogiArena ends its games and
-    keeps its state) after that long, and so is it when this script is interrupted; either way
-    this returns once ShogiArena has exited, so the caller can save the state."""
+    keeps its state) after that long, and so is it when this script gets SIGINT or SIGTERM;
+    either way this returns once ShogiArena has exited, so the caller can save the state."""
     exe = Path(sys.prefix) / "bin" / "shogiarena"
     cmd = [exe, "--output-dir", run_dir / "output", "run", mode, run_dir / "config.yaml"]
     cmd += ["--run-dir", run_dir / "arena"] + list(extra)
     # The venv's bin first: remote runs call `uv` (installed there) to build the worker bundle.
     env = dict(os.environ, PATH=f"{exe.parent}{os.pathsep}{os.environ.get('PATH', '')}")
-    if minutes is None:
-        run(cmd, cwd=run_dir, env=env)
-        return
     print("+ " + " ".join(str(c) for c in cmd), file=sys.stderr)
     child = subprocess.Popen([str(c) for c in cmd], cwd=run_dir, env=env)
     try:
-        child.wait(timeout=minutes * 60)
-    except (subprocess.TimeoutExpired, KeyboardInterrupt):
-        print(f"arena.py: stopping ShogiArena ({minutes:g} minutes are up or interrupted)", file=sys.stderr)
-        child.send_signal(signal.SIGINT)
-        try:
-            child.wait(timeout=180)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
+        child.wait(timeout=None if minutes is None else minutes * 60)
+    except subprocess.TimeoutExpired:
+        print(f"arena.py: stopping ShogiArena ({minutes:g} minutes are up)", file=sys.stderr)
+        stop_gracefully(child)
+    except KeyboardInterrupt:
+        print("arena.py: stopping ShogiArena (interrupted)", file=sys.stderr)
+        stop_gracefully(child)
+    else:
+        # A timed run keeps what it played even when ShogiArena failed; an untimed one stops here.
+        if minutes is None and child.returncode != 0:
+            sys.exit(f"arena.py: ShogiArena exited with status {child.returncode}")
+
+
+def stop_gracefully(child):
+    """SIGINT, as Ctrl-C: ShogiArena ends its games and keeps its state; killed after 3 minutes."""
+    child.send_signal(signal.SIGINT)
+    try:
+        child.wait(timeout=180)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
 
 
 def default_run_dir(mode):
@@ -1117,8 +1126,18 @@ def add_openings(p):
                         "has 1000 for fixed-node runs, made by scripts/arena/openings.py)")
 
 
+def stop_on_signals():
+    """SIGINT and SIGTERM both stop a run as Ctrl-C does. A job that a shell without job control
+    starts in the background (`nohup arena.py ... &`) inherits SIGINT ignored, and Python then
+    never raises KeyboardInterrupt: `kill -INT` did nothing, and only a kill that loses the state
+    save could stop the run."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+
+
 def main():
     ensure_venv()
+    stop_on_signals()
     argv = sys.argv[1:]
     extra = []
     if "--" in argv:
