@@ -1213,6 +1213,12 @@ impl<E: Evaluator> Worker<E> {
             }
         };
         self.stack[ply].static_eval = static_eval;
+        // How far the correction history moved the evaluation: large where it is unsure.
+        let correction_size = if raw_eval != EVAL_NONE && static_eval != EVAL_NONE {
+            (static_eval - raw_eval).abs()
+        } else {
+            0
+        };
         // The TT score is a better estimate when its bound points the right way.
         let eval = match (tt_hit, tt_score) {
             (Some(h), Some(s)) if !in_check => refined_eval(static_eval, h.bound, s),
@@ -1277,7 +1283,8 @@ impl<E: Evaluator> Worker<E> {
                 }
             }
             // 8. Reverse futility: far above beta at low depth.
-            let margin = params::RFP_MARGIN.get() * (depth - i32::from(improving));
+            let margin = params::RFP_MARGIN.get() * (depth - i32::from(improving))
+                + correction_size * params::RFP_CORR_PCT.get() / 100;
             if depth <= params::RFP_MAX_DEPTH.get() && eval - margin >= beta && !is_mate_score(beta)
             {
                 return eval;
@@ -1523,6 +1530,9 @@ impl<E: Evaluator> Worker<E> {
                     r += i32::from(!PV) + i32::from(cut_node) * params::LMR_CUT_NODE.get();
                     r -= i32::from(improving) + i32::from(gives_check) + drop_relief;
                     r -= hist / params::LMR_HISTORY_DIV.get();
+                }
+                if params::LMR_CORR_DIV.get() > 0 {
+                    r -= correction_size / params::LMR_CORR_DIV.get();
                 }
                 let cutoffs = params::LMR_CUTOFFS.get();
                 if cutoffs > 0 && i32::from(self.stack[ply + 1].cutoffs) > cutoffs {
