@@ -242,12 +242,10 @@ params! {
     // the move 4 plies back, double singular extensions, a ply less for a non-singular TT move
     // at a cut node, `ttPv` reductions and the fail-high score blended with beta.
     TT_CUTOFF_HISTORY = 0, 0, 1, 1;
-    // Stockfish's uncertainty terms, off until a screen and a clocked gate keep them: where the
-    // correction history moves the static evaluation a lot, the evaluation is less sure, so the
-    // reverse futility margin grows by `RFP_CORR_PCT` percent of the correction (Stockfish: about
-    // 73) and late moves are reduced a ply less per `LMR_CORR_DIV` of it (Stockfish: about 200).
-    RFP_CORR_PCT = 0, 0, 150, 10;
-    LMR_CORR_DIV = 0, 0, 800, 25;
+    // Stockfish's uncertainty term, off until a clocked gate keeps it: where the correction
+    // history moves the static evaluation a lot, the evaluation is less sure, so the reverse
+    // futility margin grows by `RFP_CORR_PCT` percent of the correction (Stockfish: about 73).
+    RFP_CORR_PCT = 0, 0, 200, 10;
     /// Quiescence delta pruning: skip a capture whose best-case gain leaves `alpha` out of reach.
     QS_FUTILITY_MARGIN = 200, 50, 400, 20;
     /// Quiescence move-count pruning: past this many moves, only checks and recaptures are

@@ -1531,9 +1531,6 @@ impl<E: Evaluator> Worker<E> {
                     r -= i32::from(improving) + i32::from(gives_check) + drop_relief;
                     r -= hist / params::LMR_HISTORY_DIV.get();
                 }
-                if params::LMR_CORR_DIV.get() > 0 {
-                    r -= correction_size / params::LMR_CORR_DIV.get();
-                }
                 let cutoffs = params::LMR_CUTOFFS.get();
                 if cutoffs > 0 && i32::from(self.stack[ply + 1].cutoffs) > cutoffs {
                     r += 1;
