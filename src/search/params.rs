@@ -174,6 +174,10 @@ params! {
     LMR_DIV = 225, 150, 350, 10;
     /// History score that cancels one ply of reduction.
     LMR_HISTORY_DIV = 8000, 2000, 20000, 500;
+    /// Fractional reductions (1 = on): the table keeps its formula's fraction and the history
+    /// term is continuous (a ply per `LMR_HISTORY_DIV`, not whole plies of it), summed in 1024ths
+    /// of a ply and truncated once, as Stockfish's; off, each truncates to whole plies on its own.
+    LMR_FRACTIONAL = 0, 0, 1, 1;
     // Five more, from Stoat (Ciekce's shogi engine), each screened on 2026-12-06 as above against
     // the same tuning build without it (measurements/sprt/README.md, "Fixed-node screens"; two
     // runs with different opening samples where two figures are given). Off, or as before, until

@@ -217,14 +217,59 @@ fn refined_eval(static_eval: i32, bound: TtBound, tt_score: i32) -> i32 {
     }
 }
 
-/// Late-move reduction of the `m`-th move at depth `d` (both at least 1).
+/// One ply in the units late-move reductions are summed in (Stockfish's 1024ths): the terms
+/// add up in these and the sum is truncated to whole plies once, at the end, so a term worth
+/// less than a ply can still tip a move into a deeper or shallower search.
+const REDUCTION_UNIT: i32 = 1024;
+
+/// Late-move reduction of the `m`-th move at depth `d` (both at least 1), in `REDUCTION_UNIT`s:
+/// whole plies (the formula's value truncated) unless `LMR_FRACTIONAL` keeps its fraction.
 fn reduction_formula(d: usize, m: usize) -> i32 {
     let v = params::LMR_BASE.get() as f64 / 100.0
         + (d as f64).ln() * (m as f64).ln() * 100.0 / params::LMR_DIV.get() as f64;
-    v.max(0.0) as i32
+    to_reduction_units(v, params::LMR_FRACTIONAL.get() != 0)
 }
 
-/// Late-move reduction table `[depth][move number]`, built once per process.
+/// `plies` (not negative below zero) in `REDUCTION_UNIT`s, whole plies unless `fractional`.
+fn to_reduction_units(plies: f64, fractional: bool) -> i32 {
+    let plies = plies.max(0.0);
+    if fractional {
+        (plies * f64::from(REDUCTION_UNIT)) as i32
+    } else {
+        plies as i32 * REDUCTION_UNIT
+    }
+}
+
+/// The late-move reduction in whole plies, for the pruning rules that judge a move by the depth
+/// it would be searched to.
+#[inline]
+fn reduction_plies(depth: i32, move_count: usize) -> i32 {
+    reduction(depth, move_count) / REDUCTION_UNIT
+}
+
+/// How much less a quiet move with history `hist` is reduced, in `REDUCTION_UNIT`s: a ply per
+/// `LMR_HISTORY_DIV`, truncated to whole plies unless `LMR_FRACTIONAL` keeps the fraction
+/// (Stockfish's `statScore` term is continuous).
+#[inline]
+fn history_relief(hist: i32) -> i32 {
+    history_relief_units(
+        hist,
+        params::LMR_HISTORY_DIV.get(),
+        params::LMR_FRACTIONAL.get() != 0,
+    )
+}
+
+/// `hist / div` plies in `REDUCTION_UNIT`s (toward zero), whole plies unless `fractional`.
+#[inline]
+fn history_relief_units(hist: i32, div: i32, fractional: bool) -> i32 {
+    if fractional {
+        (i64::from(hist) * i64::from(REDUCTION_UNIT) / i64::from(div)) as i32
+    } else {
+        hist / div * REDUCTION_UNIT
+    }
+}
+
+/// Late-move reduction table `[depth][move number]` in `REDUCTION_UNIT`s, built once per process.
 #[cfg(not(feature = "tune"))]
 fn reductions() -> &'static [[i32; 64]; 64] {
     use std::sync::OnceLock;
@@ -262,7 +307,7 @@ fn reduction(depth: i32, move_count: usize) -> i32 {
 /// reduction only grows with the move count, alpha only rises).
 #[inline]
 fn futile_quiet(depth: i32, move_count: usize, static_eval: i32, alpha: i32) -> bool {
-    let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
+    let lmr_depth = (depth - 1 - reduction_plies(depth, move_count)).max(0);
     lmr_depth < params::FUTILITY_MAX_DEPTH.get()
         && static_eval + params::FUTILITY_BASE.get() + params::FUTILITY_MULT.get() * lmr_depth
             <= alpha
@@ -285,7 +330,7 @@ fn futile_quiet_history(
     if div == 0 {
         return futile_quiet(depth, move_count, static_eval, alpha);
     }
-    let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0) + hist / div;
+    let lmr_depth = (depth - 1 - reduction_plies(depth, move_count)).max(0) + hist / div;
     lmr_depth < params::FUTILITY_MAX_DEPTH.get()
         && static_eval + params::FUTILITY_BASE.get() + params::FUTILITY_MULT.get() * lmr_depth
             <= alpha
@@ -874,7 +919,7 @@ impl<E: Evaluator> Worker<E> {
                 score = -self.search::<true>(sh, -beta, -alpha, new_depth, ply + 1, false);
             } else {
                 let r = if depth >= 3 && quiet && !in_check && !gives_check {
-                    (reduction(depth, move_count) - 1).max(0)
+                    (reduction_plies(depth, move_count) - 1).max(0)
                 } else {
                     0
                 };
@@ -1422,7 +1467,7 @@ impl<E: Evaluator> Worker<E> {
 
             // 13. Shallow-depth pruning (only once a line that does not lose is known).
             if ply > 0 && best_score > -MATE_IN_MAX_PLY {
-                let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
+                let lmr_depth = (depth - 1 - reduction_plies(depth, move_count)).max(0);
                 if !tactical && !gives_check {
                     // Late-move pruning.
                     if lmp_applies && move_count > lmp_limit {
@@ -1523,19 +1568,22 @@ impl<E: Evaluator> Worker<E> {
             let reducible = !tactical || (!PV && !gives_check && params::LMR_TACTICAL.get() != 0);
             if depth >= params::LMR_MIN_DEPTH.get() && move_count > 1 + usize::from(PV) && reducible
             {
+                // In `REDUCTION_UNIT`s, truncated to plies once at the end.
                 let mut r = reduction(depth, move_count);
+                let mut plies = 0;
                 if tactical {
-                    r += i32::from(cut_node) - 1;
+                    plies += i32::from(cut_node) - 1;
                 } else {
-                    r += i32::from(!PV) + i32::from(cut_node) * params::LMR_CUT_NODE.get();
-                    r -= i32::from(improving) + i32::from(gives_check) + drop_relief;
-                    r -= hist / params::LMR_HISTORY_DIV.get();
+                    plies += i32::from(!PV) + i32::from(cut_node) * params::LMR_CUT_NODE.get();
+                    plies -= i32::from(improving) + i32::from(gives_check) + drop_relief;
+                    r -= history_relief(hist);
                 }
                 let cutoffs = params::LMR_CUTOFFS.get();
                 if cutoffs > 0 && i32::from(self.stack[ply + 1].cutoffs) > cutoffs {
-                    r += 1;
+                    plies += 1;
                 }
-                let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
+                r += plies * REDUCTION_UNIT;
+                let d = (new_depth - r.max(0) / REDUCTION_UNIT).clamp(1, new_depth.max(1));
                 self.stack[ply].reduction = new_depth - d;
                 score = -self.search::<false>(sh, -alpha - 1, -alpha, d, ply + 1, true);
                 self.stack[ply].reduction = 0;
@@ -1908,6 +1956,29 @@ pub(crate) mod tests {
         // A mate score is a proof about a line, not an estimate of the position.
         assert_eq!(refined_eval(100, TtBound::Exact, mate_in(5)), 100);
         assert_eq!(refined_eval(100, TtBound::Lower, mate_in(5)), 100);
+    }
+
+    #[test]
+    fn whole_ply_reductions_truncate_each_term_and_fractional_ones_keep_the_fraction() {
+        use super::{history_relief_units, to_reduction_units, REDUCTION_UNIT};
+        let ply = REDUCTION_UNIT;
+        // The table: 2.75 plies is 2 whole plies, or 2816 1024ths; never below zero.
+        assert_eq!(to_reduction_units(2.75, false), 2 * ply);
+        assert_eq!(to_reduction_units(2.75, true), 2816);
+        assert_eq!(to_reduction_units(-0.5, true), 0);
+        // History at 8000 a ply: whole plies toward zero, or the exact share of one.
+        assert_eq!(history_relief_units(7999, 8000, false), 0);
+        assert_eq!(history_relief_units(-8000, 8000, false), -ply);
+        assert_eq!(history_relief_units(17000, 8000, false), 2 * ply);
+        assert_eq!(history_relief_units(4000, 8000, true), ply / 2);
+        assert_eq!(history_relief_units(-12000, 8000, true), -3 * ply / 2);
+        // The point of the finer units: 2.75 plies less 0.875 of history is 1 ply (1.875
+        // truncated once), where each term truncated alone gives 2 - 0 = 2.
+        let sum = |fractional| {
+            (to_reduction_units(2.75, fractional) - history_relief_units(7000, 8000, fractional))
+                / ply
+        };
+        assert_eq!((sum(false), sum(true)), (2, 1));
     }
 
     #[test]
