@@ -230,7 +230,7 @@ fn reduction_formula(d: usize, m: usize) -> i32 {
     to_reduction_units(v, params::LMR_FRACTIONAL.get() != 0)
 }
 
-/// `plies` (not negative below zero) in `REDUCTION_UNIT`s, whole plies unless `fractional`.
+/// `plies` (zero if negative) in `REDUCTION_UNIT`s, whole plies unless `fractional`.
 fn to_reduction_units(plies: f64, fractional: bool) -> i32 {
     let plies = plies.max(0.0);
     if fractional {
